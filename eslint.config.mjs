@@ -1,0 +1,43 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", ".next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": "error",
+    },
+  },
+  {
+    // Configuration is read once, in src/env.ts.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/env.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through src/env.ts." },
+      ],
+    },
+  },
+  {
+    // Route handlers and tRPC routers are thin adapters: they call services, never the database.
+    files: ["src/app/**/*.{ts,tsx}", "src/server/trpc/**/*.ts", "src/server/http/routes/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/server/db", "@/server/db/*", "drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"], message: "Call a service verb instead of the database." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["scripts/**", "bench/**", "e2e/**", "tests/**", "*.config.*"],
+    rules: { "no-console": "off" },
+  },
+);

@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { parseDurationList } from "@/lib/duration";
+
+/**
+ * Typed configuration. This is the only module that reads `process.env` (lint enforces it).
+ * It is parsed lazily, on first use, because `next build` imports route modules without a runtime environment.
+ */
+
+// The Standard Webhooks schedule (≈ 3 days): now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "0,5s,5m,30m,2h,5h,10h,14h,20h,24h";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  WEBHOOK_WORKER: z.enum(["inline", "off"]).default("inline"),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE)
+    .transform((text, ctx) => {
+      try {
+        const schedule = parseDurationList(text);
+        if (schedule.length === 0) throw new Error("needs at least one attempt");
+        return schedule;
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
+});
+
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };
+
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      "Invalid configuration:\n" +
+        issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n"),
+    );
+    this.name = "InvalidEnvironmentError";
+  }
+}
+
+/** Parses a given environment (tests pass their own); empty strings count as unset. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new InvalidEnvironmentError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        message: issue.message,
+      })),
+    );
+  }
+  const parsed = result.data;
+  if (parsed.AUTH_SECRET) return { ...parsed, AUTH_SECRET: parsed.AUTH_SECRET };
+  if (parsed.NODE_ENV === "production") {
+    throw new InvalidEnvironmentError([
+      { variable: "AUTH_SECRET", message: "is required in production (at least 32 characters)" },
+    ]);
+  }
+  return { ...parsed, AUTH_SECRET: loadOrCreateLocalSecret(parsed.DATA_DIR) };
+}
+
+/** Outside production a missing AUTH_SECRET is generated once and kept in DATA_DIR, so sessions survive restarts. */
+function loadOrCreateLocalSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** True in the Node.js server runtime (not the edge runtime, not during the client build). */
+export function isNodeRuntime(): boolean {
+  return process.env.NEXT_RUNTIME === "nodejs";
+}

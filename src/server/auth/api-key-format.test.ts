@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { apiKeyDigest, apiKeyHint, generateApiKey, isWellFormedApiKey } from "./api-key-format";
+
+describe("API key format", () => {
+  it("generates prefixed keys that pass their own checksum", () => {
+    const key = generateApiKey();
+    expect(key).toMatch(/^sk_live_[0-9A-Za-z]{49}$/);
+    expect(isWellFormedApiKey(key)).toBe(true);
+  });
+
+  it("generates a different key every time", () => {
+    const keys = new Set(Array.from({ length: 200 }, generateApiKey));
+    expect(keys.size).toBe(200);
+  });
+
+  it("refuses a key with one character changed (checksum) without any lookup", () => {
+    const key = generateApiKey();
+    const i = 20;
+    const changed = key.slice(0, i) + (key[i] === "a" ? "b" : "a") + key.slice(i + 1);
+    expect(isWellFormedApiKey(changed)).toBe(false);
+  });
+
+  it("refuses wrong prefixes, lengths and characters", () => {
+    const key = generateApiKey();
+    expect(isWellFormedApiKey(key.replace("sk_live_", "sk_test_"))).toBe(false);
+    expect(isWellFormedApiKey(key + "0")).toBe(false);
+    expect(isWellFormedApiKey(key.slice(0, -1))).toBe(false);
+    expect(isWellFormedApiKey(key.slice(0, -1) + "-")).toBe(false);
+    expect(isWellFormedApiKey("")).toBe(false);
+  });
+
+  it("stores a SHA-256 digest and shows only the last four characters", () => {
+    const key = generateApiKey();
+    expect(apiKeyDigest(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(apiKeyDigest(key)).not.toContain(key.slice(8, 20));
+    expect(apiKeyHint(key)).toBe("…" + key.slice(-4));
+  });
+});

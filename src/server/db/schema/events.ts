@@ -1,0 +1,35 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { merchants } from "./merchants";
+
+export const eventTypes = [
+  "payment.pending",
+  "payment.confirmed",
+  "payment.failed",
+  "keys.published",
+  "webhook.test",
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+/** Immutable record of something that happened; written in the same transaction as the change. */
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    type: text("type", { enum: eventTypes }).notNull(),
+    /** The `data` object of the webhook body. */
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Which resource the event is about (a payment id, …), for the dashboard's detail views. */
+    subjectId: text("subject_id"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("events_merchant_created_idx").on(table.merchantId, table.createdAt),
+    index("events_subject_idx").on(table.subjectId),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, numeric, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns";
+import { merchants } from "./merchants";
+
+export const paymentStatuses = ["pending", "confirmed", "failed"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    externalId: text("external_id").notNull(),
+    /** Exact decimal; read and written as a string, never a float. */
+    amount: numeric("amount").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: paymentStatuses }).notNull(),
+    reference: text("reference"),
+    invoiceId: text("invoice_id"),
+    method: text("method"),
+    network: text("network"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    occurredAt: timestamptz("occurred_at"),
+    confirmedAt: timestamptz("confirmed_at"),
+    failedAt: timestamptz("failed_at"),
+    reconciledAt: timestamptz("reconciled_at"),
+    reconciledBy: text("reconciled_by"),
+    reconciliationNote: text("reconciliation_note"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("payments_merchant_external_key").on(table.merchantId, table.externalId),
+    // Keyset pagination, newest first: (created_at, id) within a merchant.
+    index("payments_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc()),
+    index("payments_merchant_status_currency_idx").on(table.merchantId, table.status, table.currency),
+    index("payments_merchant_reference_idx").on(table.merchantId, table.reference),
+    index("payments_reference_idx").on(table.reference),
+    index("payments_external_idx").on(table.externalId),
+  ],
+);
+
+export type PaymentRow = typeof payments.$inferSelect;

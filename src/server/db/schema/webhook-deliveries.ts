@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns";
+import { events } from "./events";
+import { merchants } from "./merchants";
+
+export const deliveryStatuses = ["pending", "delivering", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+export const attemptTriggers = ["scheduled", "manual", "test"] as const;
+export const errorClasses = ["dns", "connect", "tls", "timeout", "http", "blocked"] as const;
+
+/**
+ * The transactional outbox: one row per (event, endpoint), written with the change that caused the event.
+ * Workers claim due rows with FOR UPDATE SKIP LOCKED and hold them under a lease (`leaseExpiresAt`).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    status: text("status", { enum: deliveryStatuses }).notNull().default("pending"),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /** Next attempt when pending; null once delivered or failed. */
+    nextAttemptAt: timestamptz("next_attempt_at"),
+    /** How the next attempt was requested: by the schedule, a manual retry, or a test send. */
+    nextTrigger: text("next_trigger", { enum: attemptTriggers }).notNull().default("scheduled"),
+    leaseExpiresAt: timestamptz("lease_expires_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    deliveredAt: timestamptz("delivered_at"),
+    failedAt: timestamptz("failed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    // The worker's claim query: due pending rows, and expired leases of crashed workers.
+    index("webhook_deliveries_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
+    index("webhook_deliveries_lease_idx")
+      .on(table.leaseExpiresAt)
+      .where(sql`${table.status} = 'delivering'`),
+    index("webhook_deliveries_merchant_status_idx").on(
+      table.merchantId,
+      table.status,
+      table.createdAt.desc(),
+      table.id.desc(),
+    ),
+    index("webhook_deliveries_event_idx").on(table.eventId),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    trigger: text("trigger", { enum: attemptTriggers }).notNull(),
+    queuedAt: timestamptz("queued_at").notNull(),
+    sentAt: timestamptz("sent_at").notNull(),
+    statusCode: integer("status_code"),
+    errorClass: text("error_class", { enum: errorClasses }),
+    errorMessage: text("error_message"),
+    latencyMs: integer("latency_ms"),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>(),
+    /** The first 16 KiB of the response body. */
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.sentAt)],
+);
+
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;

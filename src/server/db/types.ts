@@ -1,0 +1,20 @@
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type * as schema from "./schema";
+
+type Schema = typeof schema;
+
+/** Either driver (postgres.js or PGlite) behind one type: the same queries run on both. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What service code receives: the database, or the transaction it is already inside. */
+export type Executor = Database | Transaction;
+
+export type DatabaseKind = "embedded" | "server";
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  /** Closes the connection pool / embedded instance. */
+  close(): Promise<void>;
+}

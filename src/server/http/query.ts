@@ -1,0 +1,17 @@
+/** Query string → object; a repeated key becomes an array (`?eventTypes=a&eventTypes=b`). */
+export function queryObject(url: URL): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [key, value] of url.searchParams) {
+    const existing = result[key];
+    if (existing === undefined) result[key] = value;
+    else result[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return result;
+}
+
+/** Best-effort client address for per-IP limits: the first X-Forwarded-For hop set by the proxy in front. */
+export function clientIp(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for");
+  const first = forwarded?.split(",")[0]?.trim();
+  return first || request.headers.get("x-real-ip") || "unknown";
+}

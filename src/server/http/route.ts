@@ -1,0 +1,64 @@
+import type { z } from "zod";
+import type { Runtime } from "@/server/runtime";
+import type { ServiceContext } from "@/server/services/context";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+export interface Reply<T = unknown> {
+  status: number;
+  body?: T;
+  headers?: Record<string, string>;
+}
+
+export interface HandlerInput<P, Q, B> {
+  ctx: ServiceContext;
+  params: P;
+  query: Q;
+  body: B;
+  /** For adapters that need a header (Idempotency-Key, If-None-Match); services never see it. */
+  request: Request;
+  runtime: Runtime;
+}
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/**
+ * One REST route, declared once: method, path, auth and the zod schemas that validate it, document it
+ * (OpenAPI) and type its handler. Route files under src/app/api/v1 export handlers built from these.
+ */
+export interface RouteDefinition<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style template relative to /api/v1, e.g. `/payment/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** `api_key`: Authorization: Bearer sk_live_…; `none`: public. */
+  auth: "api_key" | "none";
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Successful responses by status, with the schema of their JSON body (none for empty bodies). */
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Error codes this route can answer with, beyond the ones every route can (documented in OpenAPI). */
+  errors?: readonly string[];
+  handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
+}
+
+export type AnyRoute = RouteDefinition<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+
+export function defineRoute<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(route: RouteDefinition<P, Q, B>): AnyRoute {
+  return route as unknown as AnyRoute;
+}
+
+export const API_PREFIX = "/api/v1";

@@ -1,0 +1,55 @@
+import type { Logger } from "pino";
+import type { Env } from "@/env";
+import type { Executor } from "@/server/db/types";
+import { ServiceError } from "./errors";
+
+/** Who is acting. The merchant a verb works on always comes from here, never from input. */
+export type Actor =
+  | { type: "api_key"; merchantId: string; keyId: string }
+  | { type: "user"; merchantId: string; userId: string }
+  /** Support staff; `merchantId` is set when acting on one merchant's data (read-only view, retry). */
+  | { type: "staff"; userId: string; merchantId?: string }
+  | { type: "system"; merchantId?: string }
+  /** An unauthenticated caller (register, login); `ip` feeds rate limits, never stored. */
+  | { type: "anonymous"; ip?: string };
+
+export interface ServiceContext {
+  requestId: string;
+  db: Executor;
+  actor: Actor;
+  log: Logger;
+  env: Env;
+  /** Injected clock: tests move time instead of sleeping. */
+  now: () => Date;
+}
+
+/** The merchant whose data this context may touch, or a 401-style error when there is none. */
+export function requireMerchantId(ctx: ServiceContext): string {
+  const { actor } = ctx;
+  if ((actor.type === "api_key" || actor.type === "user") && actor.merchantId) return actor.merchantId;
+  if ((actor.type === "staff" || actor.type === "system") && actor.merchantId) return actor.merchantId;
+  throw new ServiceError("unauthenticated", "This action needs an authenticated merchant.");
+}
+
+export function requireStaff(ctx: ServiceContext): Extract<Actor, { type: "staff" }> {
+  if (ctx.actor.type !== "staff") throw new ServiceError("forbidden", "Support staff only.");
+  return ctx.actor;
+}
+
+/** Id written to the audit log for the acting principal. */
+export function actorId(actor: Actor): string | null {
+  switch (actor.type) {
+    case "api_key":
+      return actor.keyId;
+    case "user":
+    case "staff":
+      return actor.userId;
+    default:
+      return null;
+  }
+}
+
+/** The same context inside a transaction (services pass it down to the verbs they compose). */
+export function inTransaction(ctx: ServiceContext, tx: Executor): ServiceContext {
+  return { ...ctx, db: tx };
+}

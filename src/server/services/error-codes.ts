@@ -1,0 +1,38 @@
+/**
+ * The one error vocabulary: every `code` a caller can receive, its HTTP status and what to do about it.
+ * REST turns these into problem+json, tRPC into TRPCErrors, and docs/errors.md lists them (a test keeps
+ * the three in step).
+ */
+export const ERROR_CODES = {
+  // 400
+  validation_failed: { status: 400, title: "Validation failed" },
+  malformed_json: { status: 400, title: "Malformed JSON" },
+  invalid_cursor: { status: 400, title: "Invalid cursor" },
+  // 401, 403, 404, 405
+  unauthenticated: { status: 401, title: "Authentication required" },
+  invalid_api_key: { status: 401, title: "Invalid API key" },
+  invalid_credentials: { status: 401, title: "Invalid credentials" },
+  forbidden: { status: 403, title: "Forbidden" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  // 409
+  email_taken: { status: 409, title: "Email already registered" },
+  invalid_transition: { status: 409, title: "Invalid status transition" },
+  payment_conflict: { status: 409, title: "Payment conflict" },
+  delivery_not_failed: { status: 409, title: "Delivery is not failed" },
+  idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
+  // 413, 415, 422
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
+  private_key_material: { status: 422, title: "Private key material refused" },
+  unsupported_key: { status: 422, title: "Unsupported key" },
+  too_many_keys: { status: 422, title: "Too many keys" },
+  webhook_url_rejected: { status: 422, title: "Webhook URL rejected" },
+  // 429, 500, 503
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  service_unavailable: { status: 503, title: "Service unavailable" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

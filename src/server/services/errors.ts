@@ -1,0 +1,67 @@
+import { ERROR_CODES, type ErrorCode } from "./error-codes";
+
+export interface FieldError {
+  /** Dotted path of the failing field: `body.amount`, `query.limit`, `params.id`. */
+  path: string;
+  message: string;
+}
+
+/** A failure the caller can act on. Services throw these; adapters translate them (REST, tRPC). */
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = "ServiceError";
+    this.status = ERROR_CODES[code].status;
+    this.title = ERROR_CODES[code].title;
+  }
+
+  get errors(): FieldError[] | undefined {
+    return this.options.errors;
+  }
+}
+
+export class ValidationError extends ServiceError {
+  constructor(errors: FieldError[], detail = "The request has invalid fields.") {
+    super("validation_failed", detail, { errors });
+    this.name = "ValidationError";
+  }
+}
+
+/** Also what another merchant's resource answers: existence must not leak. */
+export class NotFoundError extends ServiceError {
+  constructor(resource: string) {
+    super("not_found", `No such ${resource}.`);
+    this.name = "NotFoundError";
+  }
+}
+
+export class RateLimitedError extends ServiceError {
+  constructor(readonly retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    super("rate_limited", `Too many requests. Retry after ${retryAfterSeconds} s.`, {
+      headers: { "retry-after": String(retryAfterSeconds), ...headers },
+    });
+    this.name = "RateLimitedError";
+  }
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError;
+}
+
+/** Turns zod issues into field errors under a prefix (`body`, `query`, `params`). */
+export function fieldErrorsFromZod(
+  prefix: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): FieldError[] {
+  return issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].join("."),
+    message: issue.message,
+  }));
+}
