@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import { newId } from "@/lib/ids";
+import type { Runtime } from "@/server/runtime";
+import type { Actor, ServiceContext } from "@/server/services/context";
+import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
+import { authenticateApiKey } from "./authenticate";
+import { readJsonBody } from "./body";
+import { problemBody, problemResponse } from "./problem";
+import { clientIp, queryObject } from "./query";
+import type { AnyRoute, Reply } from "./route";
+
+/**
+ * The REST pipeline every route goes through: request id → authentication → input validation →
+ * handler → JSON or problem+json response, and one structured log line.
+ */
+export async function handleRoute(
+  runtime: Runtime,
+  route: AnyRoute,
+  request: Request,
+  rawParams: Record<string, string | string[] | undefined>,
+): Promise<Response> {
+  const requestId = newId("request");
+  const started = performance.now();
+  let actor: Actor = { type: "anonymous", ip: clientIp(request) };
+  let response: Response;
+  try {
+    if (route.auth === "api_key") actor = await authenticateApiKey(runtime, request);
+    const ctx: ServiceContext = {
+      requestId,
+      db: runtime.database.db,
+      actor,
+      log: runtime.log.child({ requestId }),
+      env: runtime.env,
+      now: runtime.now,
+    };
+    const params = parseInput("params", route.params, rawParams);
+    const query = parseInput("query", route.query, queryObject(new URL(request.url)));
+    const body = route.body
+      ? parseInput("body", route.body, (await readJsonBody(request)) ?? {})
+      : undefined;
+    const reply = await route.handler({ ctx, params, query, body, request, runtime });
+    response = jsonResponse(reply, requestId);
+  } catch (error) {
+    response = errorResponse(runtime, error, requestId, route);
+  }
+  runtime.log.info(
+    {
+      requestId,
+      method: request.method,
+      route: route.path,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      merchantId: "merchantId" in actor ? actor.merchantId : undefined,
+    },
+    "request",
+  );
+  return response;
+}
+
+function parseInput(where: string, schema: z.ZodType | undefined, value: unknown): never {
+  if (!schema) return undefined as never;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(fieldErrorsFromZod(where, result.error.issues));
+  return result.data as never;
+}
+
+export function jsonResponse(reply: Reply, requestId: string): Response {
+  const headers: Record<string, string> = {
+    "cache-control": "no-store",
+    ...reply.headers,
+    "x-request-id": requestId,
+  };
+  if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
+  headers["content-type"] = "application/json";
+  return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
+}
+
+/** Known failures become their problem; anything else a bare 500 whose cause is logged, never shown. */
+export function errorResponse(runtime: Runtime, error: unknown, requestId: string, route?: AnyRoute): Response {
+  if (isServiceError(error)) {
+    return problemResponse(problemBody(error.code, error.detail, requestId, error.errors), error.options.headers);
+  }
+  runtime.log.error({ err: error, requestId, route: route?.path }, "unhandled error");
+  return problemResponse(
+    problemBody("internal_error", "Something went wrong on our side. Quote the requestId if you contact support.", requestId),
+  );
+}
+
+/** A problem answer outside any route (unknown path, wrong method). */
+export function bareProblem(error: ServiceError): Response {
+  return problemResponse(problemBody(error.code, error.detail, newId("request"), error.errors), error.options.headers);
+}

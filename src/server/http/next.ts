@@ -1,0 +1,53 @@
+import { getRuntime } from "@/server/runtime";
+import { ServiceError } from "@/server/services/errors";
+import { bareProblem, handleRoute } from "./handle";
+import { HTTP_METHODS, type AnyRoute, type HttpMethod } from "./route";
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+/**
+ * The exports of one `route.ts` file: a handler for each declared method, and a 405 problem with `Allow`
+ * for every other method, so a wrong method answers in the same problem+json shape as everything else.
+ */
+export function routeHandlers(...routes: AnyRoute[]): Record<HttpMethod, NextHandler> {
+  const allow = routes.map((route) => route.method).join(", ");
+  const handlers = {} as Record<HttpMethod, NextHandler>;
+  for (const method of HTTP_METHODS) {
+    const route = routes.find((candidate) => candidate.method === method);
+    handlers[method] = route
+      ? async (request, context) => {
+          const runtime = await getRuntimeOrNull();
+          if (!runtime) return unavailable();
+          return handleRoute(runtime, route, request, await context.params);
+        }
+      : async () => methodNotAllowed(allow);
+  }
+  return handlers;
+}
+
+export function methodNotAllowed(allow: string): Response {
+  return bareProblem(
+    new ServiceError("method_not_allowed", `Use one of: ${allow}.`, { headers: { allow } }),
+  );
+}
+
+export function notFoundRoute(): Response {
+  return bareProblem(new ServiceError("not_found", "No such endpoint. See /api/v1/openapi.json."));
+}
+
+async function getRuntimeOrNull() {
+  try {
+    return await getRuntime();
+  } catch {
+    return null;
+  }
+}
+
+function unavailable(): Response {
+  return bareProblem(
+    new ServiceError("service_unavailable", "The service is starting or its database is unavailable.", {
+      headers: { "retry-after": "5" },
+    }),
+  );
+}

@@ -1,0 +1,6 @@
+import type { AnyRoute } from "../route";
+import { health, healthReady } from "./health";
+import { merchantRoutes } from "./merchants";
+
+/** Every REST route. The OpenAPI document, the security suite and the contract tests all read this list. */
+export const routes: readonly AnyRoute[] = [health, healthReady, ...merchantRoutes];

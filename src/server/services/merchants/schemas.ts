@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { eventTypes, type MerchantRow } from "@/server/db/schema";
+
+export const email = z
+  .email({ message: "must be an email address" })
+  .max(254)
+  .transform((value) => value.toLowerCase());
+
+export const httpUrl = z
+  .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+  .max(2048);
+
+export const registerMerchantInput = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  email,
+  password: z.string().min(12, "must be at least 12 characters").max(1024),
+  website: httpUrl.optional(),
+  webhookUrl: httpUrl.optional(),
+});
+export type RegisterMerchantInput = z.input<typeof registerMerchantInput>;
+
+/** The Merchant as clients see it (DESIGN §8). */
+export const merchantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  website: z.string().nullable(),
+  webhookUrl: z.string().nullable(),
+  webhookEvents: z.array(z.enum(eventTypes)),
+  status: z.enum(["active", "suspended"]),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Merchant = Omit<z.infer<typeof merchantSchema>, "createdAt" | "updatedAt" | "webhookEvents"> & {
+  webhookEvents: string[];
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export const registerMerchantResult = z.object({
+  merchant: merchantSchema,
+  apiKey: z.string().describe("Shown this once; store it now."),
+  webhookSecret: z.string().describe("Shown this once here; the dashboard can reveal it again."),
+});
+
+export function toMerchant(row: MerchantRow): Merchant {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    website: row.website,
+    webhookUrl: row.webhookUrl,
+    webhookEvents: row.webhookEvents,
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
