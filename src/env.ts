@@ -73,9 +73,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const parsed = result.data;
   if (parsed.AUTH_SECRET) return { ...parsed, AUTH_SECRET: parsed.AUTH_SECRET };
-  if (parsed.NODE_ENV === "production") {
+  // A production deployment on a database server must be given its secret (every web process needs the
+  // same one). On the embedded database everything lives in DATA_DIR anyway, so the generated secret is
+  // kept there beside the data it protects, and `npm run build && npm start` works on a fresh clone.
+  if (parsed.NODE_ENV === "production" && parsed.DATABASE_URL) {
     throw new InvalidEnvironmentError([
-      { variable: "AUTH_SECRET", message: "is required in production (at least 32 characters)" },
+      {
+        variable: "AUTH_SECRET",
+        message: "is required in production with DATABASE_URL (at least 32 characters; e.g. `openssl rand -base64 32`)",
+      },
     ]);
   }
   return { ...parsed, AUTH_SECRET: loadOrCreateLocalSecret(parsed.DATA_DIR) };
@@ -97,9 +103,4 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
-}
-
-/** True in the Node.js server runtime (not the edge runtime, not during the client build). */
-export function isNodeRuntime(): boolean {
-  return process.env.NEXT_RUNTIME === "nodejs";
 }

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
 import type { Runtime } from "@/server/runtime";
-import type { Actor, ServiceContext } from "@/server/services/context";
+import type { Actor } from "@/server/services/context";
+import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
 import { readJsonBody } from "./body";
@@ -25,14 +26,7 @@ export async function handleRoute(
   let response: Response;
   try {
     if (route.auth === "api_key") actor = await authenticateApiKey(runtime, request);
-    const ctx: ServiceContext = {
-      requestId,
-      db: runtime.database.db,
-      actor,
-      log: runtime.log.child({ requestId }),
-      env: runtime.env,
-      now: runtime.now,
-    };
+    const ctx = createServiceContext(runtime, actor, requestId);
     const params = parseInput("params", route.params, rawParams);
     const query = parseInput("query", route.query, queryObject(new URL(request.url)));
     const body = route.body

@@ -1,0 +1,22 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getDashboardSession } from "@/server/auth/current-session";
+import { getRuntime } from "@/server/runtime";
+import { createTrpcContext } from "@/server/trpc/init";
+import { appRouter } from "@/server/trpc/router";
+
+// /api/trpc/* – the dashboard's API (session cookie auth), a thin adapter over the service layer.
+async function handler(request: Request) {
+  const runtime = await getRuntime();
+  const session = await getDashboardSession();
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: request,
+    router: appRouter,
+    createContext: () => createTrpcContext(runtime, session),
+    onError({ error, path }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") runtime.log.error({ err: error.cause ?? error, path }, "trpc error");
+    },
+  });
+}
+
+export { handler as GET, handler as POST };

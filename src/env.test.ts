@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { InvalidEnvironmentError, parseEnv } from "./env";
+
+const secret = "s".repeat(32);
+
+describe("configuration", () => {
+  it("has working defaults for a fresh clone", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
+    const env = parseEnv({ DATA_DIR: dataDir });
+    expect(env).toMatchObject({ PORT: 3000, WEBHOOK_WORKER: "inline", WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+    expect(env.WEBHOOK_RETRY_SCHEDULE).toEqual([0, 5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 504e5, 72e6, 864e5]);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("generates AUTH_SECRET once into DATA_DIR, readable only by its owner, and reuses it", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
+    const first = parseEnv({ DATA_DIR: dataDir }).AUTH_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(parseEnv({ DATA_DIR: dataDir }).AUTH_SECRET).toBe(first);
+    const file = path.join(dataDir, "auth-secret");
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it("requires AUTH_SECRET in production on a database server", () => {
+    expect(() =>
+      parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app" }),
+    ).toThrow(/AUTH_SECRET/);
+    expect(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db/app", AUTH_SECRET: secret }).AUTH_SECRET).toBe(secret);
+  });
+
+  it.each([
+    ["PORT", "eighty"],
+    ["DATABASE_URL", "mysql://db"],
+    ["WEBHOOK_WORKER", "sometimes"],
+    ["WEBHOOK_RETRY_SCHEDULE", "0,5 minutes"],
+    ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "yes"],
+    ["LOG_LEVEL", "loud"],
+    ["REDIS_URL", "localhost:6379"],
+    ["AUTH_SECRET", "short"],
+  ])("stops on a bad %s with a message naming it", (variable, value) => {
+    try {
+      parseEnv({ AUTH_SECRET: secret, [variable]: value });
+      expect.fail("should have thrown");
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidEnvironmentError);
+      expect((error as Error).message).toContain(variable);
+    }
+  });
+
+  it("parses a millisecond schedule for tests", () => {
+    expect(parseEnv({ AUTH_SECRET: secret, WEBHOOK_RETRY_SCHEDULE: "0,50ms,1s" }).WEBHOOK_RETRY_SCHEDULE).toEqual([0, 50, 1000]);
+  });
+});
