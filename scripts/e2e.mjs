@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: build the production app, find a Chromium, start the app on a fresh embedded
+// database (playwright.config.ts) and run the Playwright specs. Extra arguments go to Playwright.
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+function run(command, args, extraEnv = {}) {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+// A system Chromium when there is one (Debian's here: no browser downloads on this network);
+// otherwise Playwright's own, fetched once — so `npm test` also works on a laptop.
+const systemChromium = [env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (candidate) => candidate && existsSync(candidate),
+);
+if (systemChromium) env.CHROMIUM_PATH = systemChromium;
+else run("node", ["node_modules/@playwright/test/cli.js", "install", "chromium"]);
+
+const dataDir = path.resolve(`.data-e2e-${process.pid}`);
+try {
+  run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
+  run("node", ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], { E2E_DATA_DIR: dataDir });
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
