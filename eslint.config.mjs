@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import globals from "globals";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts"] },
@@ -38,6 +39,7 @@ export default tseslint.config(
   },
   {
     files: ["scripts/**", "bench/**", "e2e/**", "tests/**", "*.config.*"],
+    languageOptions: { globals: globals.node },
     rules: { "no-console": "off" },
   },
   {
