@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   private_key_material: { status: 422, title: "Private key material refused" },
   unsupported_key: { status: 422, title: "Unsupported key" },
   too_many_keys: { status: 422, title: "Too many keys" },
+  key_too_large: { status: 422, title: "Key too large" },
   webhook_url_rejected: { status: 422, title: "Webhook URL rejected" },
   // 429, 500, 503
   rate_limited: { status: 429, title: "Too many requests" },
