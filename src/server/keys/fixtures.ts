@@ -54,11 +54,17 @@ export interface RefusalCase {
   fragments: string[];
 }
 
-/** Middle slices of a text's base64 body: long enough to be unique, clear of armor lines and padding. */
+/**
+ * Slices of a text's base64 body, each from within one line (so they also match the text stored verbatim),
+ * long enough to be unique and clear of armor lines and padding.
+ */
 export function bodyFragments(text: string): string[] {
-  const body = text.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "");
-  const at = (n: number) => body.slice(Math.floor(body.length * n), Math.floor(body.length * n) + 24);
-  return [at(0.25), at(0.5), at(0.7)].filter((piece) => piece.length >= 16);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length >= 28 && !line.includes("-----"));
+  const pick = [lines[0], lines[Math.floor(lines.length / 2)], lines[lines.length - 2]];
+  return [...new Set(pick.filter((line): line is string => line !== undefined).map((line) => line.slice(2, 26)))];
 }
 
 const b64Body = (der: Buffer) => der.toString("base64").replace(/(.{64})/g, "$1\n");

@@ -1,0 +1,148 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import { merchants, publishedKeys, type PublishedKeyRow } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import type { Transaction } from "@/server/db/types";
+import { assertUseAllowed, parseSubmittedKey } from "@/server/keys/parse";
+import { isKeyRefusal } from "@/server/keys/refusal";
+import type { ParsedPublicKey } from "@/server/keys/types";
+import { newId } from "@/lib/ids";
+import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { ServiceError, ValidationError } from "../errors";
+import { emitEvent } from "../events/emit";
+import { refusalError } from "./refusals";
+import { MAX_ACTIVE_KEYS, MAX_KEYS_PER_REQUEST, publishKeysInput, toPublishedKey, type PublishKeysInput } from "./schemas";
+
+interface Candidate {
+  kid: string;
+  use: "sig" | "enc";
+  label: string | null;
+  key: ParsedPublicKey;
+}
+
+/**
+ * Publishes public keys for the context's merchant. Every key is read and checked before anything is
+ * written (one refusal refuses the request). Re-publishing a kid retires the active key under it (kept, with
+ * its dates); re-publishing the very same key under the same kid and use changes nothing but its label.
+ * One `keys.published` event for whatever changed, in the same transaction.
+ */
+export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: PublishKeysInput }) {
+  const merchantId = requireMerchantId(ctx);
+  const data = publishKeysInput.parse(input);
+  if (data.keys.length > MAX_KEYS_PER_REQUEST) {
+    throw new ServiceError("too_many_keys", `Publish at most ${MAX_KEYS_PER_REQUEST} keys per request.`);
+  }
+  const candidates = data.keys.map((entry, index): Candidate => {
+    try {
+      const key = parseSubmittedKey({ jwk: entry.jwk, pem: entry.pem });
+      assertUseAllowed(key, entry.use);
+      return { kid: entry.kid ?? key.thumbprint, use: entry.use, label: entry.label ?? null, key };
+    } catch (error) {
+      if (isKeyRefusal(error)) throw refusalError(error, index, entry);
+      throw error;
+    }
+  });
+  assertDistinctKids(candidates);
+
+  return withTransaction(ctx.db, async (tx) => {
+    // Serialise publishes per merchant: the active-key limit and kid rotation read, then write.
+    await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for("update");
+    const now = ctx.now();
+    const current = await tx
+      .select()
+      .from(publishedKeys)
+      .where(
+        and(
+          eq(publishedKeys.merchantId, merchantId),
+          eq(publishedKeys.status, "active"),
+          inArray(publishedKeys.kid, candidates.map((candidate) => candidate.kid)),
+        ),
+      );
+    const activeByKid = new Map(current.map((row) => [row.kid, row]));
+
+    const results: PublishedKeyRow[] = [];
+    const inserted: PublishedKeyRow[] = [];
+    const retired: PublishedKeyRow[] = [];
+    for (const candidate of candidates) {
+      const existing = activeByKid.get(candidate.kid);
+      if (existing && existing.thumbprint === candidate.key.thumbprint && existing.use === candidate.use) {
+        results.push(await relabel(tx, existing, candidate.label));
+        continue;
+      }
+      if (existing) retired.push(await retire(tx, existing, now));
+      const [row] = await tx
+        .insert(publishedKeys)
+        .values({
+          id: newId("publishedKey"),
+          merchantId,
+          kid: candidate.kid,
+          use: candidate.use,
+          label: candidate.label,
+          jwk: { ...candidate.key.jwk },
+          thumbprint: candidate.key.thumbprint,
+          status: "active",
+          createdAt: now,
+        })
+        .returning();
+      inserted.push(row!);
+      results.push(row!);
+    }
+
+    const [active] = await tx
+      .select({ total: count() })
+      .from(publishedKeys)
+      .where(and(eq(publishedKeys.merchantId, merchantId), eq(publishedKeys.status, "active")));
+    if ((active?.total ?? 0) > MAX_ACTIVE_KEYS) {
+      // Thrown inside the transaction: everything above rolls back.
+      throw new ServiceError(
+        "too_many_keys",
+        `A merchant may have at most ${MAX_ACTIVE_KEYS} active keys. Revoke some before publishing more.`,
+      );
+    }
+
+    if (inserted.length > 0) {
+      await emitEvent({
+        ctx: inTransaction(ctx, tx),
+        input: {
+          type: "keys.published",
+          data: {
+            keys: inserted.map((row) => ({ id: row.id, kid: row.kid, use: row.use, thumbprint: row.thumbprint, jwk: row.jwk })),
+            retired: retired.map((row) => ({ id: row.id, kid: row.kid, thumbprint: row.thumbprint })),
+          },
+        },
+      });
+      ctx.log.info({ merchantId, published: inserted.length, retired: retired.length }, "keys published");
+    }
+    return { data: results.map(toPublishedKey) };
+  });
+}
+
+function assertDistinctKids(candidates: Candidate[]) {
+  const seen = new Map<string, number>();
+  const errors = candidates.flatMap((candidate, index) => {
+    const first = seen.get(candidate.kid);
+    seen.set(candidate.kid, first ?? index);
+    return first === undefined ? [] : [{ path: `body.keys.${index}.kid`, message: `same kid as keys[${first}]` }];
+  });
+  if (errors.length > 0) throw new ValidationError(errors, "Each key in one request needs its own kid.");
+}
+
+type Tx = Transaction;
+
+async function retire(tx: Tx, row: PublishedKeyRow, now: Date): Promise<PublishedKeyRow> {
+  const [updated] = await tx
+    .update(publishedKeys)
+    .set({ status: "retired", retiredAt: now })
+    .where(and(eq(publishedKeys.id, row.id), eq(publishedKeys.merchantId, row.merchantId)))
+    .returning();
+  return updated!;
+}
+
+async function relabel(tx: Tx, row: PublishedKeyRow, label: string | null): Promise<PublishedKeyRow> {
+  if (label === null || label === row.label) return row;
+  const [updated] = await tx
+    .update(publishedKeys)
+    .set({ label })
+    .where(and(eq(publishedKeys.id, row.id), eq(publishedKeys.merchantId, row.merchantId)))
+    .returning();
+  return updated!;
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import type { PublishedKeyRow } from "@/server/db/schema";
+import { publishedKeyStatuses } from "@/server/db/schema";
+import { MAX_KEY_BYTES } from "@/server/keys/parse";
+import { screenForPrivateMaterial } from "./refusals";
+
+export const MAX_KEYS_PER_REQUEST = 10;
+export const MAX_ACTIVE_KEYS = 50;
+
+export const keyUse = z.enum(["sig", "enc"]);
+
+export const kid = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
+
+export const publishKeyEntry = z.strictObject({
+  jwk: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("A public JWK (OKP, EC or RSA). Private members (d, p, q, dp, dq, qi, oth, k) are refused."),
+  pem: z.string().optional().describe("A PEM `PUBLIC KEY` (SPKI) block and nothing else."),
+  kid: kid.optional().describe("Defaults to the key's RFC 7638 thumbprint. Re-publishing a kid rotates it."),
+  use: keyUse.describe("`sig` or `enc`. Ed25519 is sig-only, X25519 enc-only."),
+  label: z.string().trim().min(1).max(200).nullish(),
+});
+
+/**
+ * Exactly one of `jwk`/`pem` per key, 1–10 keys, ≤ 16 KiB a key and ≤ 50 active keys a merchant are checked
+ * by the verb (422 `unsupported_key`, `too_many_keys`, `key_too_large`) rather than here, so they answer with
+ * their own codes. The screen runs even when other fields fail (`when`): a private key is always reported as
+ * `private_key_material`, never hidden behind a 400 about another field.
+ */
+export const publishKeysInput = z
+  .strictObject({
+    keys: z
+      .array(publishKeyEntry)
+      .min(1)
+      .describe(`1–${MAX_KEYS_PER_REQUEST} keys, each at most ${MAX_KEY_BYTES} bytes.`),
+  })
+  .superRefine(
+    (value) => {
+      const entries = (value as { keys?: unknown } | null)?.keys;
+      if (Array.isArray(entries)) screenForPrivateMaterial(entries);
+    },
+    { when: () => true },
+  );
+export type PublishKeysInput = z.input<typeof publishKeysInput>;
+
+/** The public JWK as stored and served: only the canonical public members. */
+export const publicJwkSchema = z
+  .object({
+    kty: z.enum(["OKP", "EC", "RSA"]),
+    crv: z.string().optional(),
+    x: z.string().optional(),
+    y: z.string().optional(),
+    n: z.string().optional(),
+    e: z.string().optional(),
+  })
+  .describe("A public JWK: OKP {crv, x}, EC {crv, x, y} or RSA {n, e}.");
+
+/** DESIGN §8 `PublishedKey`, plus `revokedAt`. */
+export const publishedKeySchema = z.object({
+  id: z.string(),
+  kid: z.string(),
+  use: keyUse,
+  label: z.string().nullable(),
+  jwk: publicJwkSchema,
+  thumbprint: z.string().describe("RFC 7638 JWK thumbprint (SHA-256, base64url)."),
+  status: z.enum(publishedKeyStatuses),
+  createdAt: z.iso.datetime(),
+  retiredAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+
+export const publishKeysResult = z.object({ data: z.array(publishedKeySchema) });
+
+export const publishedKeyIdParams = z.object({ id: z.string() });
+
+export const directoryParams = z.object({ merchantId: z.string() });
+
+/** RFC 7517 §5 JWK Set: the active keys, each with its kid and use. */
+export const directoryResult = z.object({
+  keys: z.array(publicJwkSchema.extend({ kid: z.string(), use: keyUse })),
+});
+
+export type PublishedKey = Omit<z.infer<typeof publishedKeySchema>, "createdAt" | "retiredAt" | "revokedAt"> & {
+  createdAt: Date;
+  retiredAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export function toPublishedKey(row: PublishedKeyRow): PublishedKey {
+  return {
+    id: row.id,
+    kid: row.kid,
+    use: row.use,
+    label: row.label,
+    jwk: row.jwk as PublishedKey["jwk"],
+    thumbprint: row.thumbprint,
+    status: row.status,
+    createdAt: row.createdAt,
+    retiredAt: row.retiredAt,
+    revokedAt: row.revokedAt,
+  };
+}
