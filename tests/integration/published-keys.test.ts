@@ -4,6 +4,10 @@ import { events, publishedKeys, webhookDeliveries } from "../../src/server/db/sc
 import { generateKeyPair, publicJwk, publicPem } from "../../src/server/keys/fixtures";
 import { jwkThumbprint } from "../../src/server/keys/thumbprint";
 import { SUPPORTED_KEY_TYPES, type PublicJwk } from "../../src/server/keys/types";
+import { createServiceContext } from "../../src/server/services/create-context";
+import { listPublishedKeys } from "../../src/server/services/published-keys/list";
+import { publishKeys } from "../../src/server/services/published-keys/publish";
+import { revokePublishedKey } from "../../src/server/services/published-keys/revoke";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
@@ -306,5 +310,56 @@ describe("GET /directory/{merchantId}", () => {
     }
     const shop = await registerTestMerchant(api);
     expect((await directory(shop)).body).toEqual({ keys: [] });
+  });
+});
+
+describe("verbs called directly (the dashboard's path)", () => {
+  const ctxFor = (shop: TestMerchant) =>
+    createServiceContext(runtime, { type: "system", merchantId: shop.merchant.id }, "req_test");
+
+  it("pages through every key newest first, filters by status, and sees only the merchant's own", async () => {
+    const shop = await registerTestMerchant(api);
+    const other = await registerTestMerchant(api);
+    await publish(other, [{ jwk: edJwk(), use: "sig" }]);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      runtime.advanceTime(10);
+      ids.push((await publish(shop, [{ jwk: edJwk(), kid: i < 3 ? "rotating" : `k${i}`, use: "sig" }])).body.data[0].id);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listPublishedKeys({ ctx: ctxFor(shop), input: { limit: 2, cursor } });
+      seen.push(...page.data.map((key) => key.id));
+      expect(page.hasMore).toBe(page.nextCursor !== null);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+
+    const retired = await listPublishedKeys({ ctx: ctxFor(shop), input: { status: "retired" } });
+    expect(retired.data.map((key) => key.id)).toEqual([ids[1], ids[0]]);
+  });
+
+  it("lets support staff read a merchant's keys but not publish or revoke them", async () => {
+    const shop = await registerTestMerchant(api);
+    const [key] = (await publish(shop, [{ jwk: edJwk(), use: "sig" }])).body.data;
+    const staff = createServiceContext(
+      runtime,
+      { type: "staff", userId: "usr_staff", merchantId: shop.merchant.id },
+      "req_test",
+    );
+    expect((await listPublishedKeys({ ctx: staff, input: {} })).data).toHaveLength(1);
+    await expect(
+      publishKeys({ ctx: staff, input: { keys: [{ jwk: edJwk(), use: "sig" }] } }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(revokePublishedKey({ ctx: staff, input: { id: key.id } })).rejects.toMatchObject({ code: "forbidden" });
+    expect((await rowsOf(shop)).map((row) => row.status)).toEqual(["active"]);
+  });
+
+  it("refuses a cursor it did not make", async () => {
+    const shop = await registerTestMerchant(api);
+    await expect(listPublishedKeys({ ctx: ctxFor(shop), input: { cursor: "bm9wZQ" } })).rejects.toMatchObject({
+      code: "invalid_cursor",
+    });
   });
 });

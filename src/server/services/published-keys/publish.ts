@@ -2,22 +2,13 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { merchants, publishedKeys, type PublishedKeyRow } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import type { Transaction } from "@/server/db/types";
-import { assertUseAllowed, parseSubmittedKey } from "@/server/keys/parse";
-import { isKeyRefusal } from "@/server/keys/refusal";
-import type { ParsedPublicKey } from "@/server/keys/types";
 import { newId } from "@/lib/ids";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
-import { ServiceError, ValidationError } from "../errors";
+import { inTransaction, type ServiceContext } from "../context";
+import { ServiceError } from "../errors";
 import { emitEvent } from "../events/emit";
-import { refusalError } from "./refusals";
+import { readCandidates } from "./candidates";
+import { requireKeyOwner } from "./owner";
 import { MAX_ACTIVE_KEYS, MAX_KEYS_PER_REQUEST, publishKeysInput, toPublishedKey, type PublishKeysInput } from "./schemas";
-
-interface Candidate {
-  kid: string;
-  use: "sig" | "enc";
-  label: string | null;
-  key: ParsedPublicKey;
-}
 
 /**
  * Publishes public keys for the context's merchant. Every key is read and checked before anything is
@@ -26,22 +17,12 @@ interface Candidate {
  * One `keys.published` event for whatever changed, in the same transaction.
  */
 export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: PublishKeysInput }) {
-  const merchantId = requireMerchantId(ctx);
+  const merchantId = requireKeyOwner(ctx);
   const data = publishKeysInput.parse(input);
   if (data.keys.length > MAX_KEYS_PER_REQUEST) {
     throw new ServiceError("too_many_keys", `Publish at most ${MAX_KEYS_PER_REQUEST} keys per request.`);
   }
-  const candidates = data.keys.map((entry, index): Candidate => {
-    try {
-      const key = parseSubmittedKey({ jwk: entry.jwk, pem: entry.pem });
-      assertUseAllowed(key, entry.use);
-      return { kid: entry.kid ?? key.thumbprint, use: entry.use, label: entry.label ?? null, key };
-    } catch (error) {
-      if (isKeyRefusal(error)) throw refusalError(error, index, entry);
-      throw error;
-    }
-  });
-  assertDistinctKids(candidates);
+  const candidates = readCandidates(data.keys);
 
   return withTransaction(ctx.db, async (tx) => {
     // Serialise publishes per merchant: the active-key limit and kid rotation read, then write.
@@ -105,8 +86,8 @@ export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: 
         input: {
           type: "keys.published",
           data: {
-            keys: inserted.map((row) => ({ id: row.id, kid: row.kid, use: row.use, thumbprint: row.thumbprint, jwk: row.jwk })),
-            retired: retired.map((row) => ({ id: row.id, kid: row.kid, thumbprint: row.thumbprint })),
+            keys: inserted.map(({ id, kid, use, thumbprint, jwk }) => ({ id, kid, use, thumbprint, jwk })),
+            retired: retired.map(({ id, kid, thumbprint }) => ({ id, kid, thumbprint })),
           },
         },
       });
@@ -116,19 +97,7 @@ export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: 
   });
 }
 
-function assertDistinctKids(candidates: Candidate[]) {
-  const seen = new Map<string, number>();
-  const errors = candidates.flatMap((candidate, index) => {
-    const first = seen.get(candidate.kid);
-    seen.set(candidate.kid, first ?? index);
-    return first === undefined ? [] : [{ path: `body.keys.${index}.kid`, message: `same kid as keys[${first}]` }];
-  });
-  if (errors.length > 0) throw new ValidationError(errors, "Each key in one request needs its own kid.");
-}
-
-type Tx = Transaction;
-
-async function retire(tx: Tx, row: PublishedKeyRow, now: Date): Promise<PublishedKeyRow> {
+async function retire(tx: Transaction, row: PublishedKeyRow, now: Date): Promise<PublishedKeyRow> {
   const [updated] = await tx
     .update(publishedKeys)
     .set({ status: "retired", retiredAt: now })
@@ -137,7 +106,7 @@ async function retire(tx: Tx, row: PublishedKeyRow, now: Date): Promise<Publishe
   return updated!;
 }
 
-async function relabel(tx: Tx, row: PublishedKeyRow, label: string | null): Promise<PublishedKeyRow> {
+async function relabel(tx: Transaction, row: PublishedKeyRow, label: string | null): Promise<PublishedKeyRow> {
   if (label === null || label === row.label) return row;
   const [updated] = await tx
     .update(publishedKeys)

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { publishedKeys } from "@/server/db/schema";
 import { isId } from "@/lib/ids";
-import { requireMerchantId, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
+import { requireKeyOwner } from "./owner";
 import { toPublishedKey } from "./schemas";
 
 /**
@@ -11,7 +12,7 @@ import { toPublishedKey } from "./schemas";
  * is a 404, like one that does not exist.
  */
 export async function revokePublishedKey({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const merchantId = requireMerchantId(ctx);
+  const merchantId = requireKeyOwner(ctx);
   if (!isId("publishedKey", input.id)) throw new NotFoundError("published key");
   const scope = and(eq(publishedKeys.id, input.id), eq(publishedKeys.merchantId, merchantId));
   const [row] = await ctx.db.select().from(publishedKeys).where(scope);

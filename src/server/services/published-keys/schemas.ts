@@ -47,6 +47,7 @@ export const publishKeysInput = z
     { when: () => true },
   );
 export type PublishKeysInput = z.input<typeof publishKeysInput>;
+export type PublishKeysData = z.output<typeof publishKeysInput>;
 
 /** The public JWK as stored and served: only the canonical public members. */
 export const publicJwkSchema = z
@@ -75,6 +76,19 @@ export const publishedKeySchema = z.object({
 });
 
 export const publishKeysResult = z.object({ data: z.array(publishedKeySchema) });
+
+export const listPublishedKeysInput = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+  status: z.enum(publishedKeyStatuses).optional(),
+});
+export type ListPublishedKeysInput = z.input<typeof listPublishedKeysInput>;
+
+export const publishedKeyList = z.object({
+  data: z.array(publishedKeySchema),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+});
 
 export const publishedKeyIdParams = z.object({ id: z.string() });
 
