@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, publishedKeys, webhookDeliveries } from "../../src/server/db/schema";
 import { generateKeyPair, publicJwk, publicPem } from "../../src/server/keys/fixtures";
@@ -171,6 +172,21 @@ describe("POST /merchant/keys/publish", () => {
     const response = await api.post("/merchant/keys/publish", { key: shop.apiKey, body });
     expect(response.status).toBe(400);
     expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
+  });
+
+  it("never answers arbitrary entries with a 500", async () => {
+    const shop = await registerTestMerchant(api);
+    const entry = fc.record(
+      { jwk: fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom("kty", "crv", "x", "y", "n", "e", "d"), fc.jsonValue())), pem: fc.string(), kid: fc.string(), use: fc.constantFrom("sig", "enc", "x"), label: fc.jsonValue() },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(entry, { maxLength: 3 }), async (keys) => {
+        const response = await publish(shop, keys);
+        expect(response.status, response.text).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("needs an API key", async () => {

@@ -134,6 +134,22 @@ describe("public material we do not publish is refused as unsupported_key or key
   });
 });
 
+describe("hostile input", () => {
+  // Generous bounds on a shared machine; the quadratic versions of these took 30 s and more.
+  it.each([
+    ["a long run of dashes", "-".repeat(64 * 1024)],
+    ["many unterminated BEGIN lines", "-----BEGIN A-----\n".repeat(900)],
+    ["many BEGIN PUBLIC KEY lines", "-----BEGIN PUBLIC KEY-----\n".repeat(600)],
+    ["one huge token", "A".repeat(64 * 1024)],
+  ])("answers %s quickly", (_, pem) => {
+    const started = performance.now();
+    for (const submission of [{ pem }, { jwk: { kty: "OKP", crv: "Ed25519", x: pem } }]) {
+      expect(() => parseSubmittedKey(submission)).toThrow(KeyRefusal);
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
 describe("arbitrary input", () => {
   // Whatever arrives, the answer is a parsed key or a KeyRefusal: never another exception (a 500).
   const outcome = (submission: Parameters<typeof parseSubmittedKey>[0]) => {
