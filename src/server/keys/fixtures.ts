@@ -114,6 +114,7 @@ export function privateMaterialCases(): RefusalCase[] {
   pemCase("PKCS#8 bytes labelled PUBLIC KEY", armor("PUBLIC KEY", pkcs8Der), "private_der");
   pemCase("PKCS#1 RSA private bytes labelled PUBLIC KEY", armor("PUBLIC KEY", rsa.privateKey.export({ format: "der", type: "pkcs1" })), "private_der");
   pemCase("SEC1 bytes labelled CERTIFICATE", armor("CERTIFICATE", ec.privateKey.export({ format: "der", type: "sec1" })), "private_der");
+  pemCase("PKCS#8 bytes labelled CERTIFICATE beside a broken PUBLIC KEY", "-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n" + armor("CERTIFICATE", pkcs8Der), "private_der", armor("CERTIFICATE", pkcs8Der));
   const encryptedDer = ec.privateKey.export({ format: "der", type: "pkcs8", cipher: "aes-256-cbc", passphrase: "test" });
   pemCase("encrypted PKCS#8 bytes labelled PUBLIC KEY", armor("PUBLIC KEY", encryptedDer), "private_der");
 

@@ -26,9 +26,11 @@ export function parsePem(text: string): ParsedPublicKey {
   if (looksLikeRawSecret(outside)) throw new KeyRefusal("raw_secret");
   if (outside.trim() !== "") throw new KeyRefusal("unsupported_format");
 
-  // Every block's bytes are checked for a private key under a public-looking label before labels are judged.
+  // Every block's bytes are checked for a private key under a public-looking label before anything else
+  // about the blocks (a broken neighbour, the labels) is judged.
   const ders = blocks.map((block) => ({ label: block[1] ?? "", der: decodeBody(block[2] ?? "") }));
-  if (ders.some(({ der }) => isPrivateKeyDer(der))) throw new KeyRefusal("private_der");
+  if (ders.some(({ der }) => der !== null && isPrivateKeyDer(der))) throw new KeyRefusal("private_der");
+  if (ders.some(({ der }) => der === null)) throw new KeyRefusal("malformed");
   if (ders.some(({ label }) => CERTIFICATE_LABELS.has(label))) throw new KeyRefusal("certificate");
   if (ders.some(({ label }) => label !== "PUBLIC KEY")) throw new KeyRefusal("unsupported_format");
   if (ders.length > 1) throw new KeyRefusal("multiple_keys");
@@ -37,7 +39,7 @@ export function parsePem(text: string): ParsedPublicKey {
   try {
     // DER + `spki` only: node's PEM reader would also accept a certificate or derive a public key from a
     // private one, and we want neither to get this far.
-    key = createPublicKey({ key: ders[0]!.der, format: "der", type: "spki" });
+    key = createPublicKey({ key: ders[0]!.der!, format: "der", type: "spki" });
   } catch {
     throw new KeyRefusal("malformed");
   }
@@ -62,10 +64,11 @@ function refuseBareText(text: string): never {
   throw new KeyRefusal("unsupported_format");
 }
 
-function decodeBody(body: string): Buffer {
+/** The block's bytes, or null when the body is not strict base64 (RFC 7468 §3). */
+function decodeBody(body: string): Buffer | null {
   const compact = body.replace(/\s+/g, "");
-  // RFC 7468 §3 strict base64; encapsulated headers (Proc-Type: … of legacy encrypted keys) never pass.
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact) || compact.length % 4 !== 0) throw new KeyRefusal("malformed");
+  // Encapsulated headers (`Proc-Type: …` of legacy encrypted keys) never pass this either.
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact) || compact.length % 4 !== 0) return null;
   return Buffer.from(compact, "base64");
 }
 
