@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { events, publishedKeys } from "../../src/server/db/schema";
 import { privateMaterialCases, unsupportedCases, type RefusalCase } from "../../src/server/keys/fixtures";
 import { KEY_REFUSALS } from "../../src/server/keys/refusal";
 import { testClient, type ApiResponse, type TestClient } from "../support/client";
@@ -102,8 +104,10 @@ describe("POST /merchant/keys/publish refuses", () => {
     expect(checked).toBeGreaterThan(100);
   });
 
-  it("stored no key at all", async () => {
+  it("stored no key and emitted no event", async () => {
     const directory = await api.get(`/directory/${shop.merchant.id}`);
     expect(directory.body).toEqual({ keys: [] });
+    expect(await runtime.database.db.select().from(publishedKeys)).toEqual([]);
+    expect(await runtime.database.db.select().from(events).where(eq(events.type, "keys.published"))).toEqual([]);
   });
 });
