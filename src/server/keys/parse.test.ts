@@ -166,15 +166,17 @@ describe("arbitrary input", () => {
 
   it("never throws anything but a KeyRefusal for JWK-shaped objects", () => {
     const member = fc.oneof(fc.string(), fc.base64String(), fc.integer(), fc.constant(null));
-    const jwk = fc.record(
-      { kty: fc.constantFrom("OKP", "EC", "RSA", "oct", "x"), crv: fc.constantFrom("Ed25519", "X25519", "P-256", "P-384", "secp256k1", "P-521", "?"), x: member, y: member, n: member, e: member },
-      { requiredKeys: ["kty"] },
-    );
+    const kty = fc.constantFrom("OKP", "EC", "RSA", "oct", "x");
+    const crv = fc.constantFrom("Ed25519", "X25519", "P-256", "P-384", "secp256k1", "P-521", "?");
+    const jwk = fc.record({ kty, crv, x: member, y: member, n: member, e: member }, { requiredKeys: ["kty"] });
     fc.assert(fc.property(jwk, (value) => outcome({ jwk: value })), { numRuns: 300 });
   });
 
   it("never throws anything but a KeyRefusal for any text as pem", () => {
-    const armored = fc.tuple(fc.string(), fc.base64String(), fc.string()).map(([a, body, b]) => `${a}-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----${b}`);
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), armored), (pem) => outcome({ pem })), { numRuns: 300 });
+    const armored = fc
+      .tuple(fc.string(), fc.base64String(), fc.string())
+      .map(([before, body, after]) => `${before}-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----${after}`);
+    const text = fc.oneof(fc.string(), fc.string({ unit: "binary" }), armored);
+    fc.assert(fc.property(text, (pem) => outcome({ pem })), { numRuns: 300 });
   });
 });
