@@ -30,6 +30,15 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
+  /** Sustained requests per second per API key (a burst of as many again is allowed every 10 s). */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(100),
+  /** Sustained requests per second per client IP on unauthenticated routes (and failed authentications). */
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  /**
+   * How many proxies in front of the app append to X-Forwarded-For. The client address is the entry that
+   * many places from the right: entries further left were written by the client and can be forged.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   WEBHOOK_WORKER: z.enum(["inline", "off"]).default("inline"),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

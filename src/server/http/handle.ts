@@ -8,11 +8,13 @@ import { authenticateApiKey } from "./authenticate";
 import { readJsonBody } from "./body";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp, queryObject } from "./query";
+import { ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
 import type { AnyRoute, Reply } from "./route";
 
 /**
- * The REST pipeline every route goes through: request id → authentication → input validation →
- * handler → JSON or problem+json response, and one structured log line.
+ * The REST pipeline every route goes through: request id → authentication → rate limits → input
+ * validation → handler → JSON or problem+json response, and one structured log line. Limits come before
+ * the body is read, so a throttled caller costs no parsing and no database work.
  */
 export async function handleRoute(
   runtime: Runtime,
@@ -22,10 +24,14 @@ export async function handleRoute(
 ): Promise<Response> {
   const requestId = newId("request");
   const started = performance.now();
-  let actor: Actor = { type: "anonymous", ip: clientIp(request) };
+  const ip = clientIp(request, runtime.env.TRUSTED_PROXY_HOPS);
+  const limits = rateLimitsFor(runtime);
+  let actor: Actor = { type: "anonymous", ip };
+  let limitHeaders: Record<string, string> = {};
   let response: Response;
   try {
-    if (route.auth === "api_key") actor = await authenticateApiKey(runtime, request);
+    if (route.auth === "api_key") actor = await authenticate(runtime, limits, request, ip);
+    limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
     const ctx = createServiceContext(runtime, actor, requestId);
     const params = parseInput("params", route.params, rawParams);
     const query = parseInput("query", route.query, queryObject(new URL(request.url)));
@@ -36,6 +42,9 @@ export async function handleRoute(
     response = jsonResponse(reply, requestId);
   } catch (error) {
     response = errorResponse(runtime, error, requestId, route);
+  }
+  for (const [name, value] of Object.entries(limitHeaders)) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
   }
   runtime.log.info(
     {
@@ -49,6 +58,18 @@ export async function handleRoute(
     "request",
   );
   return response;
+}
+
+/** Failed authentications count against the caller's IP, so guessing keys is throttled like a public route. */
+async function authenticate(runtime: Runtime, limits: RateLimits, request: Request, ip: string) {
+  try {
+    return await authenticateApiKey(runtime, request);
+  } catch (error) {
+    if (isServiceError(error) && error.status === 401) {
+      await limits.consume([{ policy: ipPolicy(runtime.env.RATE_LIMIT_PER_IP), subject: ip }]);
+    }
+    throw error;
+  }
 }
 
 function parseInput(where: string, schema: z.ZodType | undefined, value: unknown): never {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
+import type { RateLimitPolicy } from "./rate-limit";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -41,6 +42,11 @@ export interface RouteDefinition<
   tags: string[];
   /** `api_key`: Authorization: Bearer sk_live_…; `none`: public. */
   auth: "api_key" | "none";
+  /**
+   * A stricter limit on top of the default (per key, or per IP on public routes), for routes worth
+   * attacking: `{ name: "register", by: "ip", limit: 10, windowSeconds: 3600 }`. Over it → 429.
+   */
+  rateLimit?: RateLimitPolicy;
   params?: P;
   query?: Q;
   body?: B;

@@ -1,0 +1,164 @@
+import { Redis } from "ioredis";
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import type { Runtime } from "@/server/runtime";
+import type { Actor } from "@/server/services/context";
+import { RateLimitedError } from "@/server/services/errors";
+
+/**
+ * A rate-limit policy: `limit` requests per `windowSeconds` for one subject (an IP or an API key),
+ * optionally with a burst allowance of `burst.limit` more requests per `burst.windowSeconds`.
+ * Routes declare a stricter one in `defineRoute({ rateLimit })`; it applies on top of the default.
+ */
+export interface RateLimitPolicy {
+  /** Names the counters (policies with one name share them) and the `RateLimit-Policy` item. */
+  name: string;
+  /** Whose requests count together. `api_key` falls back to the IP on unauthenticated routes. */
+  by: "ip" | "api_key";
+  limit: number;
+  windowSeconds: number;
+  burst?: { limit: number; windowSeconds: number };
+}
+
+/** The default per-key policy: RATE_LIMIT_PER_KEY requests a second, as many again per 10 s as a burst. */
+export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
+  return { name: "api_key", by: "api_key", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+}
+
+/** The default per-IP policy of unauthenticated routes and of failed authentications. */
+export function ipPolicy(perSecond: number): RateLimitPolicy {
+  return { name: "ip", by: "ip", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+}
+
+interface Limiter {
+  consume(key: string): Promise<RateLimiterRes>;
+}
+
+/** Counters of one runtime: in memory, or in Redis (shared by every process) when REDIS_URL is set. */
+export class RateLimits {
+  private readonly limiters = new Map<string, Limiter>();
+
+  constructor(
+    private readonly redis: Redis | undefined,
+    private readonly onStoreError: (error: unknown) => void,
+  ) {}
+
+  /**
+   * Counts one request against each policy. Returns the RateLimit headers to send; throws a 429
+   * `RateLimitedError` (with Retry-After and the same headers) when any policy is exhausted.
+   */
+  async consume(checks: { policy: RateLimitPolicy; subject: string }[]): Promise<Record<string, string>> {
+    const results = await Promise.all(
+      checks.map(async ({ policy, subject }) => {
+        try {
+          return { policy, res: await this.limiterFor(policy).consume(subject), allowed: true };
+        } catch (error) {
+          if (error instanceof RateLimiterRes) return { policy, res: error, allowed: false };
+          // The store failed and its in-memory insurance too: fail open rather than refuse every request.
+          this.onStoreError(error);
+          return null;
+        }
+      }),
+    );
+    const counted = results.filter((result) => result !== null);
+    const headers = rateLimitHeaders(counted);
+    const refused = counted.filter((result) => !result.allowed);
+    if (refused.length > 0) {
+      const retryAfter = Math.max(...refused.map((result) => secondsUntil(result.res)));
+      throw new RateLimitedError(retryAfter, headers);
+    }
+    return headers;
+  }
+
+  private limiterFor(policy: RateLimitPolicy): Limiter {
+    const id = `${policy.name}:${policy.limit}/${policy.windowSeconds}:${policy.burst?.limit ?? 0}/${policy.burst?.windowSeconds ?? 0}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const main = this.store(`${policy.name}`, policy.limit, policy.windowSeconds);
+      limiter = policy.burst
+        ? new BurstyRateLimiter(main, this.store(`${policy.name}:burst`, policy.burst.limit, policy.burst.windowSeconds))
+        : main;
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  private store(name: string, points: number, duration: number) {
+    const keyPrefix = `mps:rl:${name}`;
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+    if (!this.redis) return memory;
+    // While Redis is unreachable each process limits on its own (the insurance) instead of failing requests.
+    return new RateLimiterRedis({ storeClient: this.redis, keyPrefix, points, duration, insuranceLimiter: memory });
+  }
+}
+
+function secondsUntil(res: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * The IETF draft fields (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy` lists each policy
+ * with its quota `q` and window `w`; `RateLimit` the remaining quota `r` and seconds `t` until it resets.
+ */
+function rateLimitHeaders(results: { policy: RateLimitPolicy; res: RateLimiterRes }[]): Record<string, string> {
+  if (results.length === 0) return {};
+  return {
+    "ratelimit-policy": results
+      .map(({ policy }) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`)
+      .join(", "),
+    ratelimit: results
+      .map(({ policy, res }) => `"${policy.name}";r=${Math.max(0, res.remainingPoints)};t=${Math.ceil(res.msBeforeNext / 1000)}`)
+      .join(", "),
+  };
+}
+
+/** The policies a request is counted against, with the subject of each. */
+export function rateLimitChecks(
+  runtime: Runtime,
+  route: { auth: "api_key" | "none"; rateLimit?: RateLimitPolicy },
+  actor: Actor,
+  ip: string,
+): { policy: RateLimitPolicy; subject: string }[] {
+  const keyId = actor.type === "api_key" ? actor.keyId : undefined;
+  const subjectOf = (policy: RateLimitPolicy) => (policy.by === "api_key" && keyId ? keyId : ip);
+  const base = keyId ? apiKeyPolicy(runtime.env.RATE_LIMIT_PER_KEY) : ipPolicy(runtime.env.RATE_LIMIT_PER_IP);
+  const policies = route.rateLimit ? [base, route.rateLimit] : [base];
+  return policies.map((policy) => ({ policy, subject: subjectOf(policy) }));
+}
+
+// One set of counters per runtime: each test runtime starts from zero; the web process has one runtime.
+const perRuntime = new WeakMap<Runtime, RateLimits>();
+
+export function rateLimitsFor(runtime: Runtime): RateLimits {
+  let limits = perRuntime.get(runtime);
+  if (!limits) {
+    limits = new RateLimits(openRedis(runtime), (error) =>
+      runtime.log.warn({ err: error }, "rate limiter failed; request let through"),
+    );
+    perRuntime.set(runtime, limits);
+  }
+  return limits;
+}
+
+function openRedis(runtime: Runtime): Redis | undefined {
+  const url = runtime.env.REDIS_URL;
+  if (!url) return undefined;
+  // No offline queue: while disconnected, commands fail at once and the in-memory insurance answers.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  let reported = false;
+  redis.on("error", (error) => {
+    if (!reported) runtime.log.warn({ err: error }, "Redis for rate limits unavailable; limiting per process");
+    reported = true;
+  });
+  redis.on("ready", () => {
+    reported = false;
+  });
+  runtime.onClose(async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
