@@ -31,6 +31,15 @@ export function requireMerchantId(ctx: ServiceContext): string {
   throw new ServiceError("unauthenticated", "This action needs an authenticated merchant.");
 }
 
+/**
+ * The merchant a change is made for. Staff open a merchant read-only: the few writes they may make on a
+ * merchant's behalf (retrying a delivery, reconciling) have verbs of their own that allow it explicitly.
+ */
+export function requireMerchantWriter(ctx: ServiceContext): string {
+  if (ctx.actor.type === "staff") throw new ServiceError("forbidden", "Support staff cannot change merchant settings.");
+  return requireMerchantId(ctx);
+}
+
 export function requireStaff(ctx: ServiceContext): Extract<Actor, { type: "staff" }> {
   if (ctx.actor.type !== "staff") throw new ServiceError("forbidden", "Support staff only.");
   return ctx.actor;

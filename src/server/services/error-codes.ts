@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   payment_conflict: { status: 409, title: "Payment conflict" },
   delivery_not_failed: { status: 409, title: "Delivery is not failed" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
+  api_key_inactive: { status: 409, title: "API key revoked or already rolled" },
   // 413, 415, 422
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -1,23 +1,44 @@
-import { apiKeys } from "@/server/db/schema";
+import { and, count, eq, isNull } from "drizzle-orm";
+import { apiKeys, merchants } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
 import { apiKeyDigest, apiKeyHint, generateApiKey } from "@/server/auth/api-key-format";
 import { newId } from "@/lib/ids";
-import { requireMerchantId, type ServiceContext } from "../context";
-import { toApiKey } from "./schemas";
+import { recordAudit } from "../audit/record";
+import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { parseInput } from "../validate";
+import { ServiceError } from "../errors";
+import { createApiKeyInput, MAX_ACTIVE_API_KEYS, toApiKey, type CreateApiKeyInput } from "./schemas";
 
 /** Creates an API key for the context's merchant; the plaintext `key` is returned this once only. */
-export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input: { name?: string | null } }) {
-  const merchantId = requireMerchantId(ctx);
-  const key = generateApiKey();
-  const [row] = await ctx.db
-    .insert(apiKeys)
-    .values({
-      id: newId("apiKey"),
-      merchantId,
-      name: input.name ?? null,
-      digest: apiKeyDigest(key),
-      hint: apiKeyHint(key),
-      createdAt: ctx.now(),
-    })
-    .returning();
-  return { apiKey: toApiKey(row!), key };
+export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input: CreateApiKeyInput }) {
+  const merchantId = requireMerchantWriter(ctx);
+  const data = parseInput(createApiKeyInput, input);
+  return withTransaction(ctx.db, async (tx) => {
+    // Lock the merchant row: concurrent creates queue up here, so the cap below holds.
+    await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for("update");
+    const [active] = await tx
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt), isNull(apiKeys.expiresAt)));
+    if ((active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
+      throw new ServiceError("too_many_keys", `A merchant can hold ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one first.`);
+    }
+    const key = generateApiKey();
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId("apiKey"),
+        merchantId,
+        name: data.name ?? null,
+        digest: apiKeyDigest(key),
+        hint: apiKeyHint(key),
+        createdAt: ctx.now(),
+      })
+      .returning();
+    await recordAudit({
+      ctx: inTransaction(ctx, tx),
+      input: { action: "api_key.created", targetType: "api_key", targetId: row!.id, merchantId },
+    });
+    return { apiKey: toApiKey(row!, ctx.now()), key };
+  });
 }
