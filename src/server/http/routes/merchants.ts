@@ -1,6 +1,16 @@
+import { z } from "zod";
+import { getMerchant } from "@/server/services/merchants/get";
 import { registerMerchant } from "@/server/services/merchants/register";
-import { registerMerchantInput, registerMerchantResult } from "@/server/services/merchants/schemas";
+import {
+  merchantSchema,
+  registerMerchantInput,
+  registerMerchantResult,
+  updateMerchantInput,
+} from "@/server/services/merchants/schemas";
+import { updateMerchant } from "@/server/services/merchants/update";
 import { defineRoute } from "../route";
+
+const merchantParams = z.object({ id: z.string().max(64).describe("The merchant id (`mer_…`): your own.") });
 
 // POST /api/v1/merchant/register – create a merchant and its first credentials
 export const registerMerchantRoute = defineRoute({
@@ -10,13 +20,51 @@ export const registerMerchantRoute = defineRoute({
   summary: "Register a merchant",
   description:
     "Creates a merchant with a dashboard login, its first API key and its webhook signing secret. " +
-    "The API key is shown only in this response: store it now.",
+    "The API key is shown only in this response: store it now. Limited to 10 an hour per client IP.",
   tags: ["Merchants"],
   auth: "none",
+  // Sign-ups are cheap to script and each costs an argon2 hash: 10 an hour per IP is plenty for people.
+  rateLimit: { name: "register", by: "ip", limit: 10, windowSeconds: 3600 },
   body: registerMerchantInput,
   responses: { 201: { description: "The merchant and its credentials.", schema: registerMerchantResult } },
   errors: ["email_taken", "rate_limited", "webhook_url_rejected"],
   handler: async ({ ctx, body }) => ({ status: 201, body: await registerMerchant({ ctx, input: body }) }),
 });
 
-export const merchantRoutes = [registerMerchantRoute];
+// GET /api/v1/merchant/{id} – the merchant's own profile
+export const getMerchantRoute = defineRoute({
+  operationId: "getMerchant",
+  method: "GET",
+  path: "/merchant/{id}",
+  summary: "Get your merchant profile",
+  description: "Only your own merchant: any other id answers 404.",
+  tags: ["Merchants"],
+  auth: "api_key",
+  params: merchantParams,
+  responses: { 200: { description: "The merchant.", schema: merchantSchema } },
+  errors: ["not_found"],
+  handler: async ({ ctx, params }) => ({ status: 200, body: await getMerchant({ ctx, input: { id: params.id } }) }),
+});
+
+// PUT /api/v1/merchant/{id} – update name, website, webhook URL and subscribed event types
+export const updateMerchantRoute = defineRoute({
+  operationId: "updateMerchant",
+  method: "PUT",
+  path: "/merchant/{id}",
+  summary: "Update your merchant profile",
+  description:
+    "Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces " +
+    "the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks.",
+  tags: ["Merchants"],
+  auth: "api_key",
+  params: merchantParams,
+  body: updateMerchantInput,
+  responses: { 200: { description: "The updated merchant.", schema: merchantSchema } },
+  errors: ["not_found", "webhook_url_rejected"],
+  handler: async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await updateMerchant({ ctx, input: { ...body, id: params.id } }),
+  }),
+});
+
+export const merchantRoutes = [registerMerchantRoute, getMerchantRoute, updateMerchantRoute];

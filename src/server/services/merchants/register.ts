@@ -5,17 +5,20 @@ import { hashPassword } from "@/server/auth/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, type ServiceContext } from "../context";
+import { parseInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKey } from "../api-keys/create";
 import { createWebhookSecret } from "../webhook-secrets/create";
 import { registerMerchantInput, toMerchant, type RegisterMerchantInput } from "./schemas";
+import { assertUsableWebhookUrl } from "./webhook-url";
 
 /**
  * Creates a merchant, its dashboard login, its first API key and its webhook signing secret, in one
  * transaction. The key and the secret are returned in plaintext this once.
  */
 export async function registerMerchant({ ctx, input }: { ctx: ServiceContext; input: RegisterMerchantInput }) {
-  const data = registerMerchantInput.parse(input);
+  const data = parseInput(registerMerchantInput, input);
+  if (data.webhookUrl) await assertUsableWebhookUrl(ctx, data.webhookUrl);
   // Hash outside the transaction: argon2 is deliberately slow and must not hold a connection.
   const passwordHash = await hashPassword(data.password);
   const merchantId = newId("merchant");

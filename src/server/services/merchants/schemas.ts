@@ -19,6 +19,24 @@ export const registerMerchantInput = z.strictObject({
 });
 export type RegisterMerchantInput = z.input<typeof registerMerchantInput>;
 
+/**
+ * PUT merchant/{id}: every field optional, an absent field is left as it is; `null` clears `website` or
+ * `webhookUrl`. `webhookEvents` replaces the subscription (duplicates dropped; `[]` subscribes to nothing).
+ */
+export const updateMerchantInput = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  website: httpUrl.nullable().optional(),
+  webhookUrl: httpUrl.nullable().optional(),
+  webhookEvents: z
+    .array(z.enum(eventTypes))
+    .max(eventTypes.length * 2)
+    .transform((types) => [...new Set(types)])
+    .optional(),
+});
+export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
+
+export const merchantIdInput = z.strictObject({ id: z.string().min(1).max(64) });
+
 /** The Merchant as clients see it (DESIGN §8). */
 export const merchantSchema = z.object({
   id: z.string(),

@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { merchants } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import { recordAudit } from "../audit/record";
+import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { parseInput } from "../validate";
+import { NotFoundError } from "../errors";
+import { getMerchantRow } from "./get";
+import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantInput } from "./schemas";
+import { assertUsableWebhookUrl } from "./webhook-url";
+
+const FIELDS = ["name", "website", "webhookUrl", "webhookEvents"] as const;
+
+/**
+ * Updates the context's own merchant (another id → 404). Only fields that actually change are written
+ * and named in the audit entry; a request that changes nothing writes nothing.
+ */
+export async function updateMerchant({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { id: string } & UpdateMerchantInput;
+}) {
+  const merchantId = requireMerchantWriter(ctx);
+  const { id, ...fields } = input;
+  if (parseInput(merchantIdInput, { id }).id !== merchantId) throw new NotFoundError("merchant");
+  const data = parseInput(updateMerchantInput, fields);
+  // Outside the transaction: the SSRF guard may resolve DNS, which must not hold a connection.
+  if (data.webhookUrl) await assertUsableWebhookUrl(ctx, data.webhookUrl);
+
+  return withTransaction(ctx.db, async (tx) => {
+    const current = await getMerchantRow(tx, merchantId, { forUpdate: true });
+    const changed = FIELDS.filter((field) => data[field] !== undefined && !sameValue(data[field], current[field]));
+    if (changed.length === 0) return toMerchant(current);
+    const [row] = await tx
+      .update(merchants)
+      .set({ ...Object.fromEntries(changed.map((field) => [field, data[field]])), updatedAt: ctx.now() })
+      .where(eq(merchants.id, merchantId))
+      .returning();
+    await recordAudit({
+      ctx: inTransaction(ctx, tx),
+      input: { action: "merchant.updated", targetType: "merchant", targetId: merchantId, merchantId, details: { fields: changed } },
+    });
+    return toMerchant(row!);
+  });
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
