@@ -41,17 +41,21 @@ interface Limiter {
 /** Counters of one runtime: in memory, or in Redis (shared by every process) when REDIS_URL is set. */
 export class RateLimits {
   private readonly limiters = new Map<string, Limiter>();
+  private readonly connected: Promise<void>;
 
   constructor(
     private readonly redis: Redis | undefined,
     private readonly onStoreError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.connected = redis ? untilReady(redis, REDIS_CONNECT_WAIT_MS) : Promise.resolve();
+  }
 
   /**
    * Counts one request against each policy. Returns the RateLimit headers to send; throws a 429
    * `RateLimitedError` (with Retry-After and the same headers) when any policy is exhausted.
    */
   async consume(checks: { policy: RateLimitPolicy; subject: string }[]): Promise<Record<string, string>> {
+    await this.connected;
     const results = await Promise.all(
       checks.map(async ({ policy, subject }) => {
         try {
@@ -94,6 +98,25 @@ export class RateLimits {
     // While Redis is unreachable each process limits on its own (the insurance) instead of failing requests.
     return new RateLimiterRedis({ storeClient: this.redis, keyPrefix, points, duration, insuranceLimiter: memory });
   }
+}
+
+/**
+ * The first requests of a process wait (once, briefly) for the Redis connection, so they are counted in
+ * the shared store rather than only in this process's insurance counters.
+ */
+const REDIS_CONNECT_WAIT_MS = 1_000;
+
+function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once("ready", done);
+  });
 }
 
 function secondsUntil(res: RateLimiterRes): number {
