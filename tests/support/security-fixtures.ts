@@ -1,0 +1,32 @@
+import type { SecurityFixture } from "./security-suite";
+
+/**
+ * One entry per route with `auth: "api_key"` in src/server/http/routes/index.ts, keyed `"METHOD /path"`
+ * exactly as the route declares it. tests/integration/security.test.ts fails while a route has none.
+ *
+ * Pick the kind that fits and return a request the owner's key must get a 2xx for:
+ * - `resource`: the path names one of the owner's resources; create it first if needed (through the API
+ *   with `api` and `owner.apiKey`, or a service verb). Another merchant's key must get 404.
+ * - `list`: `seed(ctx, merchant)` creates one row for that merchant and returns its id; the request must
+ *   not name a merchant (both merchants' keys send it).
+ * - `action`: no id in the path; only the key checks run.
+ *
+ * Example:
+ *   "GET /payment/{id}": {
+ *     kind: "resource",
+ *     request: async ({ api, owner }) => {
+ *       const created = await api.post("/payment/confirm", { key: owner.apiKey, body: { … } });
+ *       return { path: `/payment/${created.body.id}` };
+ *     },
+ *   },
+ */
+export const securityFixtures: Record<string, SecurityFixture> = {
+  "GET /merchant/{id}": {
+    kind: "resource",
+    request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}` }),
+  },
+  "PUT /merchant/{id}": {
+    kind: "resource",
+    request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}`, body: { name: "Renamed by the security suite" } }),
+  },
+};

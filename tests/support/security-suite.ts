@@ -1,0 +1,179 @@
+import { randomInt } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../../src/server/auth/api-key-format";
+import type { AnyRoute } from "../../src/server/http/route";
+import { createApiKey } from "../../src/server/services/api-keys/create";
+import { revokeApiKey } from "../../src/server/services/api-keys/revoke";
+import { rollApiKey } from "../../src/server/services/api-keys/roll";
+import type { ApiResponse, RequestOptions, TestClient } from "./client";
+import { merchantUser, serviceContext } from "./context";
+import type { TestMerchant } from "./merchants";
+import type { TestRuntime } from "./runtime";
+
+/**
+ * The shared security suite (after Unkey's `runCommonRouteTests`): every route with `auth: "api_key"` in
+ * the route table must have a fixture in tests/support/security-fixtures.ts, and then gets checked for
+ * missing, malformed, mistyped, unknown, revoked and expired keys, and for tenant isolation.
+ */
+
+export interface SecurityContext {
+  runtime: TestRuntime;
+  api: TestClient;
+  /** Makes the valid request: the route must answer it with a 2xx. */
+  owner: TestMerchant;
+  /** Another merchant: its key must not reach anything of `owner`'s. */
+  other: TestMerchant;
+}
+
+/** What the suite sends, without the key (the suite chooses the key). */
+export interface FixtureRequest {
+  /** Relative to /api/v1, with real ids filled in: `/payment/pay_01…`. */
+  path: string;
+  body?: unknown;
+  query?: RequestOptions["query"];
+  headers?: Record<string, string>;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export type SecurityFixture =
+  /**
+   * The path names one of the owner's resources (`/payment/{id}`): build it, creating the resource
+   * through the API or a service if needed. Another merchant's key on the same request → 404 not_found.
+   */
+  | { kind: "resource"; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> }
+  /**
+   * A list answering `{ data: [{ id, … }] }`: `seed` creates one row for the given merchant and returns
+   * its id; each merchant's list must show its own row and never the other's.
+   */
+  | {
+      kind: "list";
+      seed: (ctx: SecurityContext, merchant: TestMerchant) => Awaitable<string>;
+      request: (ctx: SecurityContext) => Awaitable<FixtureRequest>;
+    }
+  /** Acts on the caller's own account with no id in the path (`POST /payment/confirm`): key checks only. */
+  | { kind: "action"; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> };
+
+/** The fixture-table key of a route: `"GET /payment/{id}"`. */
+export const routeKey = (route: Pick<AnyRoute, "method" | "path">) => `${route.method} ${route.path}`;
+
+/** Authenticated routes that have no fixture, and fixtures that name no authenticated route. */
+export function coverageGaps(routes: readonly AnyRoute[], fixtures: Record<string, SecurityFixture>) {
+  const authenticated = routes.filter((route) => route.auth === "api_key").map(routeKey);
+  return {
+    uncovered: authenticated.filter((key) => !(key in fixtures)),
+    stale: Object.keys(fixtures).filter((key) => !authenticated.includes(key)),
+  };
+}
+
+export function runSecuritySuite(options: {
+  routes: readonly AnyRoute[];
+  fixtures: Record<string, SecurityFixture>;
+  context: () => SecurityContext;
+}) {
+  const { routes, fixtures } = options;
+
+  it("has a fixture for every authenticated route (add yours to tests/support/security-fixtures.ts)", () => {
+    expect(coverageGaps(routes, fixtures)).toEqual({ uncovered: [], stale: [] });
+  });
+
+  for (const route of routes.filter((candidate) => candidate.auth === "api_key")) {
+    const fixture = fixtures[routeKey(route)];
+    if (fixture) describeRoute(route, fixture, options.context);
+  }
+}
+
+function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () => SecurityContext) {
+  describe(routeKey(route), () => {
+    let request: FixtureRequest;
+    // Each route's requests come from their own address: failed authentications count per IP.
+    const ip = `198.19.${randomInt(256)}.${randomInt(1, 255)}`;
+    const send = (key: string | undefined, extra: Partial<FixtureRequest> = {}) => {
+      const { api } = context();
+      const merged = { ...request, ...extra };
+      return api.request(route.method, merged.path, {
+        key,
+        body: merged.body,
+        query: merged.query,
+        headers: { "x-forwarded-for": ip, ...merged.headers },
+      });
+    };
+
+    beforeAll(async () => {
+      request = await fixture.request(context());
+    });
+
+    it("answers the owner's valid request with a declared 2xx (the fixture works)", async () => {
+      const response = await send(context().owner.apiKey);
+      expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(200);
+      expect(response.status).toBeLessThan(300);
+    });
+
+    it("without a key: 401 unauthenticated with WWW-Authenticate: Bearer", async () => {
+      const response = await send(undefined);
+      expect(response.status).toBe(401);
+      expect(response.body.code).toBe("unauthenticated");
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    });
+
+    it("with a malformed, mistyped, unknown, revoked or expired key: one identical 401 invalid_api_key", async () => {
+      const { runtime, owner } = context();
+      const ctx = serviceContext(runtime, merchantUser(owner.merchant.id));
+      const revoked = await createApiKey({ ctx, input: { name: "security suite: revoked" } });
+      await revokeApiKey({ ctx, input: { id: revoked.apiKey.id } });
+      const rolled = await createApiKey({ ctx, input: { name: "security suite: rolled" } });
+      await rollApiKey({ ctx, input: { id: rolled.apiKey.id, overlapSeconds: 0 } });
+      const key = owner.apiKey;
+      const lastChar = key.at(-1) === "A" ? "B" : "A";
+      const cases: Record<string, string | undefined> = {
+        malformed: "not-a-key",
+        "wrong prefix": key.replace("sk_live_", "sk_test_"),
+        "wrong checksum": key.slice(0, -1) + lastChar,
+        "unknown (well-formed, never issued)": generateApiKey(),
+        revoked: revoked.key,
+        "expired (rolled)": rolled.key,
+      };
+      const answers: Record<string, ApiResponse> = {};
+      for (const [name, candidate] of Object.entries(cases)) answers[name] = await send(candidate);
+      for (const [name, response] of Object.entries(answers)) {
+        expect(response.status, name).toBe(401);
+        expect(response.body.code, name).toBe("invalid_api_key");
+        expect(response.headers.get("www-authenticate"), name).toMatch(/^Bearer/);
+      }
+      // No oracle: apart from the request id, every failure reads the same.
+      const shapes = new Set(Object.values(answers).map(({ body }) => JSON.stringify({ ...body, requestId: null })));
+      expect(shapes.size).toBe(1);
+      // A basic scheme or a bare key is no bearer token either.
+      const basic = await send(undefined, { headers: { "x-forwarded-for": ip, authorization: `Basic ${btoa(key + ":")}` } });
+      expect(basic.status).toBe(401);
+    });
+
+    if (fixture.kind === "resource") {
+      it("with another merchant's key: 404 not_found, never 403", async () => {
+        const response = await send(context().other.apiKey);
+        expect(response.status, JSON.stringify(response.body)).toBe(404);
+        expect(response.body.code).toBe("not_found");
+      });
+    }
+
+    if (fixture.kind === "list") {
+      it("lists each merchant's own rows and never another merchant's", async () => {
+        const ctx = context();
+        const ownerRow = await fixture.seed(ctx, ctx.owner);
+        const otherRow = await fixture.seed(ctx, ctx.other);
+        const ownerIds = ids(await send(ctx.owner.apiKey));
+        const otherIds = ids(await send(ctx.other.apiKey));
+        expect(ownerIds).toContain(ownerRow);
+        expect(ownerIds).not.toContain(otherRow);
+        expect(otherIds).toContain(otherRow);
+        expect(otherIds).not.toContain(ownerRow);
+      });
+    }
+  });
+}
+
+function ids(response: ApiResponse): string[] {
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  expect(Array.isArray(response.body?.data), "a list answers { data: [...] }").toBe(true);
+  return response.body.data.map((row: { id: string }) => row.id);
+}
