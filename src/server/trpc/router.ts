@@ -1,9 +1,13 @@
 import { createRouter } from "./init";
+import { apiKeysRouter } from "./routers/api-keys";
 import { healthRouter } from "./routers/health";
+import { merchantsRouter } from "./routers/merchants";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
 export const appRouter = createRouter({
   health: healthRouter,
+  merchants: merchantsRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;
