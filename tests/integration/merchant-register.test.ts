@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { merchants } from "../../src/server/db/schema";
+import { auditLog, merchants } from "../../src/server/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant } from "../support/merchants";
@@ -55,5 +55,18 @@ describe("POST /merchant/register", () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409]);
     const rows = await runtime.database.db.select().from(merchants).where(eq(merchants.email, body.email));
     expect(rows).toHaveLength(1);
+  });
+
+  it("writes the registration and its first key to the audit log, with the request id", async () => {
+    const response = await api.post("/merchant/register", {
+      body: { name: "Audited", email: `audited-${Date.now()}@example.com`, password: "a long enough password" },
+      headers: { "x-forwarded-for": "198.51.100.20" },
+    });
+    expect(response.status).toBe(201);
+    const merchantId = response.body.merchant.id;
+    const entries = await runtime.database.db.select().from(auditLog).where(eq(auditLog.merchantId, merchantId));
+    expect(entries.map((entry) => entry.action).sort()).toEqual(["api_key.created", "merchant.registered"]);
+    for (const entry of entries) expect(entry.requestId).toBe(response.headers.get("x-request-id"));
+    expect(JSON.stringify(entries)).not.toContain(response.body.apiKey);
   });
 });
