@@ -124,6 +124,18 @@ describe("API key verbs", () => {
     await expect(rollApiKey({ ctx: asUser(alice), input: { id: other.apiKey.id } })).rejects.toMatchObject({ code: "api_key_inactive" });
   });
 
+  it("lets only one of two concurrent rolls of a key win", async () => {
+    const { apiKey } = await createApiKey({ ctx: asUser(bob), input: {} });
+    const outcomes = await Promise.allSettled([
+      rollApiKey({ ctx: asUser(bob), input: { id: apiKey.id } }),
+      rollApiKey({ ctx: asUser(bob), input: { id: apiKey.id } }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const rejected = outcomes.find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
+    expect(rejected.reason).toMatchObject({ code: "api_key_inactive" });
+    expect(await auditActions(apiKey.id)).toEqual(["api_key.created", "api_key.rolled"]);
+  });
+
   it("caps active keys per merchant; revoking one makes room", async () => {
     const carol = await registerTestMerchant(api);
     const ctx = asUser(carol);

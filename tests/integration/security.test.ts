@@ -20,6 +20,13 @@ afterAll(() => runtime.close());
 
 describe("security suite: every authenticated route", () => {
   runSecuritySuite({ routes, fixtures: securityFixtures, context: () => context });
+
+  it("logged none of the keys it sent", () => {
+    const logs = runtime.logs.join("\n");
+    expect(logs).not.toContain(context.owner.apiKey);
+    expect(logs).not.toContain(context.other.apiKey);
+    expect(logs).not.toContain(context.owner.apiKey.slice(8, 30));
+  });
 });
 
 describe("security suite coverage check", () => {
