@@ -122,7 +122,9 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
       const revoked = await createApiKey({ ctx, input: { name: "security suite: revoked" } });
       await revokeApiKey({ ctx, input: { id: revoked.apiKey.id } });
       const rolled = await createApiKey({ ctx, input: { name: "security suite: rolled" } });
-      await rollApiKey({ ctx, input: { id: rolled.apiKey.id, overlapSeconds: 0 } });
+      const successor = await rollApiKey({ ctx, input: { id: rolled.apiKey.id, overlapSeconds: 0 } });
+      // Keeps the owner under the cap on active keys however many routes the table grows to.
+      await revokeApiKey({ ctx, input: { id: successor.apiKey.id } });
       const key = owner.apiKey;
       const lastChar = key.at(-1) === "A" ? "B" : "A";
       const cases: Record<string, string | undefined> = {
