@@ -6,7 +6,8 @@ import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
 // The Redis on this machine (CI has one too); tests use random client IPs, so runs never share counters.
 const REDIS_URL = "redis://127.0.0.1:6379";
-const randomIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+// Documentation-range IPv6 addresses with 64 random bits: counters of earlier runs (kept an hour) never collide.
+const randomIp = () => `2001:db8::${Array.from({ length: 4 }, () => randomInt(1, 0xffff).toString(16)).join(":")}`;
 const register = (api: ReturnType<typeof testClient>, ip: string) =>
   api.post("/merchant/register", { body: {}, headers: { "x-forwarded-for": ip } });
 
