@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import {
   BurstyRateLimiter,
   RateLimiterMemory,
@@ -8,6 +8,7 @@ import {
 import type { Runtime } from "@/server/runtime";
 import type { Actor } from "@/server/services/context";
 import { RateLimitedError } from "@/server/services/errors";
+import { openRateLimitRedis, REDIS_CONNECT_WAIT_MS, untilReady } from "./rate-limit-redis";
 
 /**
  * A rate-limit policy: `limit` requests per `windowSeconds` for one subject (an IP or an API key),
@@ -100,25 +101,6 @@ export class RateLimits {
   }
 }
 
-/**
- * The first requests of a process wait (once, briefly) for the Redis connection, so they are counted in
- * the shared store rather than only in this process's insurance counters.
- */
-const REDIS_CONNECT_WAIT_MS = 1_000;
-
-function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === "ready") return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off("ready", done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    redis.once("ready", done);
-  });
-}
-
 function secondsUntil(res: RateLimiterRes): number {
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 }
@@ -159,29 +141,10 @@ const perRuntime = new WeakMap<Runtime, RateLimits>();
 export function rateLimitsFor(runtime: Runtime): RateLimits {
   let limits = perRuntime.get(runtime);
   if (!limits) {
-    limits = new RateLimits(openRedis(runtime), (error) =>
+    limits = new RateLimits(openRateLimitRedis(runtime), (error) =>
       runtime.log.warn({ err: error }, "rate limiter failed; request let through"),
     );
     perRuntime.set(runtime, limits);
   }
   return limits;
-}
-
-function openRedis(runtime: Runtime): Redis | undefined {
-  const url = runtime.env.REDIS_URL;
-  if (!url) return undefined;
-  // No offline queue: while disconnected, commands fail at once and the in-memory insurance answers.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  let reported = false;
-  redis.on("error", (error) => {
-    if (!reported) runtime.log.warn({ err: error }, "Redis for rate limits unavailable; limiting per process");
-    reported = true;
-  });
-  redis.on("ready", () => {
-    reported = false;
-  });
-  runtime.onClose(async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-  return redis;
 }
