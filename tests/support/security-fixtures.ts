@@ -1,4 +1,7 @@
+import { generateKeyPair, publicJwk } from "../../src/server/keys/fixtures";
 import type { SecurityFixture } from "./security-suite";
+
+const publishableKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").publicKey), use: "sig" });
 
 /**
  * One entry per route with `auth: "api_key"` in src/server/http/routes/index.ts, keyed `"METHOD /path"`
@@ -28,5 +31,16 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "PUT /merchant/{id}": {
     kind: "resource",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}`, body: { name: "Renamed by the security suite" } }),
+  },
+  "POST /merchant/keys/publish": {
+    kind: "action",
+    request: () => ({ path: "/merchant/keys/publish", body: { keys: [publishableKey()] } }),
+  },
+  "POST /merchant/keys/{id}/revoke": {
+    kind: "resource",
+    request: async ({ api, owner }) => {
+      const published = await api.post("/merchant/keys/publish", { key: owner.apiKey, body: { keys: [publishableKey()] } });
+      return { path: `/merchant/keys/${published.body.data[0].id}/revoke` };
+    },
   },
 };
