@@ -6,6 +6,7 @@ import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
 import { readJsonBody } from "./body";
+import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp, queryObject } from "./query";
 import { ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
@@ -13,8 +14,9 @@ import type { AnyRoute, Reply } from "./route";
 
 /**
  * The REST pipeline every route goes through: request id → authentication → rate limits → input
- * validation → handler → JSON or problem+json response, and one structured log line. Limits come before
- * the body is read, so a throttled caller costs no parsing and no database work.
+ * validation → Idempotency-Key claim (merchants' POSTs) → handler → JSON or problem+json response, and one
+ * structured log line. Limits come before the body is read, so a throttled caller costs no parsing and no
+ * database work.
  */
 export async function handleRoute(
   runtime: Runtime,
@@ -35,10 +37,15 @@ export async function handleRoute(
     const ctx = createServiceContext(runtime, actor, requestId);
     const params = parseInput("params", route.params, rawParams);
     const query = parseInput("query", route.query, queryObject(new URL(request.url)));
-    const body = route.body
-      ? parseInput("body", route.body, (await readJsonBody(request)) ?? {})
-      : undefined;
-    const reply = await route.handler({ ctx, params, query, body, request, runtime });
+    const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
+    const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
+    const execute = () => route.handler({ ctx, params, query, body, request, runtime });
+    // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
+    const merchantId = actor.type === "api_key" ? actor.merchantId : undefined;
+    const key = idempotencyKeyOf(request, route, merchantId);
+    const reply = key && merchantId
+      ? await runIdempotently({ runtime, route, request, merchantId, key, body: rawBody, requestId }, execute)
+      : await execute();
     response = jsonResponse(reply, requestId);
   } catch (error) {
     response = errorResponse(runtime, error, requestId, route);
@@ -86,7 +93,8 @@ export function jsonResponse(reply: Reply, requestId: string): Response {
     "x-request-id": requestId,
   };
   if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
-  headers["content-type"] = "application/json";
+  // A replayed problem keeps its problem+json type.
+  headers["content-type"] ??= "application/json";
   return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
 }
 

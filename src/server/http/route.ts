@@ -54,6 +54,13 @@ export interface RouteDefinition<
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Error codes this route can answer with, beyond the ones every route can (documented in OpenAPI). */
   errors?: readonly string[];
+  /**
+   * Idempotency-Key handling when this is a POST by a merchant (docs/idempotency.md). Default
+   * `{ store: "final" }`: 2xx answers and final 4xx answers are kept 24 h and replayed. `"success"`: only
+   * 2xx answers are kept (any error releases the key). `"none"`: a concurrent duplicate still gets 409 while
+   * the first runs, but no answer is kept (for answers that show a secret once). `false`: the header is ignored.
+   */
+  idempotency?: { store: "final" | "success" | "none" } | false;
   handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
 }
 

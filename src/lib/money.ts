@@ -1,0 +1,46 @@
+/**
+ * Exact decimal amounts as strings. Amounts never pass through a JS number: a float cannot hold 0.1, let
+ * alone 18-decimal crypto amounts, so parsing, comparing and summing work on digits (BigInt).
+ */
+
+/** Whole-unit digits allowed: far above any real payment, small enough to refuse absurd input early. */
+export const MAX_INTEGER_DIGITS = 30;
+
+const DECIMAL = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
+
+export type AmountCheck = { ok: true; amount: string } | { ok: false; message: string };
+
+/**
+ * Checks a positive decimal string against a currency's exponent and returns its canonical form, padded to
+ * exactly `exponent` decimals ("19.9" USD → "19.90", "5" JPY → "5"): equal amounts then have equal strings.
+ */
+export function canonicalAmount(text: string, exponent: number): AmountCheck {
+  const match = DECIMAL.exec(text);
+  if (!match) return { ok: false, message: 'must be a plain decimal string such as "19.99"' };
+  const [, whole = "", fraction = ""] = match;
+  if (whole.length > MAX_INTEGER_DIGITS) return { ok: false, message: `must have at most ${MAX_INTEGER_DIGITS} digits before the point` };
+  if (fraction.length > exponent) {
+    return { ok: false, message: exponent === 0 ? "this currency has no decimals" : `this currency has at most ${exponent} decimals` };
+  }
+  if (/^0*$/.test(whole + fraction)) return { ok: false, message: "must be greater than zero" };
+  return { ok: true, amount: exponent === 0 ? whole : `${whole}.${fraction.padEnd(exponent, "0")}` };
+}
+
+/** Exact sum of non-negative decimal strings; the result has as many decimals as the longest operand. */
+export function addDecimals(...amounts: string[]): string {
+  const scale = Math.max(0, ...amounts.map((amount) => amount.split(".")[1]?.length ?? 0));
+  const total = amounts.reduce((sum, amount) => sum + toUnits(amount, scale), 0n);
+  return fromUnits(total, scale);
+}
+
+function toUnits(amount: string, scale: number): bigint {
+  const match = DECIMAL.exec(amount);
+  if (!match) throw new Error(`not a non-negative decimal: ${amount}`);
+  return BigInt((match[1] ?? "0") + (match[2] ?? "").padEnd(scale, "0"));
+}
+
+function fromUnits(units: bigint, scale: number): string {
+  if (scale === 0) return units.toString();
+  const digits = units.toString().padStart(scale + 1, "0");
+  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}

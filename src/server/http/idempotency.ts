@@ -1,0 +1,199 @@
+import { createHash } from "node:crypto";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { canonicalJson } from "@/lib/canonical-json";
+import { idempotencyKeys } from "@/server/db/schema";
+import type { Database } from "@/server/db/types";
+import type { Runtime } from "@/server/runtime";
+import type { ErrorCode } from "@/server/services/error-codes";
+import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "./problem";
+import type { AnyRoute, Reply } from "./route";
+
+/**
+ * Idempotency-Key for every authenticated POST (Stripe's semantics, decisions in docs/idempotency.md).
+ *
+ * A key is claimed before the handler runs (a committed `in_progress` row under a lease), so a concurrent
+ * duplicate sees the claim and gets 409 idempotency_key_in_use; when the handler ends its answer is stored
+ * (2xx and final 4xx) or the claim released (anything a retry could change). A crashed request's claim
+ * expires with its lease; a finished key expires after 24 h. Only a SHA-256 digest of the canonical body is
+ * kept, never the body.
+ */
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "idempotent-replayed";
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Longer than any request may run (webhook test sends time out at 15 s); a crashed claim frees after this. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+/**
+ * Errors that are the operation's final answer for that body, so a retry must see them again rather than
+ * run again. Everything else (validation, rate limits, 5xx, refusals that echo input such as
+ * private_key_material) releases the key: the client may retry with the same key.
+ */
+export const FINAL_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "not_found",
+  "forbidden",
+  "invalid_transition",
+  "payment_conflict",
+  "delivery_not_failed",
+]);
+
+export type IdempotencyPolicy = { store: "final" | "success" | "none" } | false;
+const DEFAULT_POLICY = { store: "final" } as const;
+
+interface KeyScope {
+  merchantId: string;
+  method: string;
+  path: string;
+  key: string;
+}
+
+/** The request's Idempotency-Key when the mechanism applies (a merchant's POST, not opted out), else null. */
+export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: string | undefined): string | null {
+  if (request.method !== "POST" || !merchantId || route.idempotency === false) return null;
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return null;
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ValidationError([
+      { path: `headers.${IDEMPOTENCY_HEADER}`, message: `must be 1–${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters` },
+    ]);
+  }
+  return key;
+}
+
+/** Runs `execute` at most once per (merchant, method, path, key) and body; replays its stored answer after. */
+export async function runIdempotently(
+  options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; key: string; body: unknown; requestId: string },
+  execute: () => Promise<Reply>,
+): Promise<Reply> {
+  const { runtime, route, request, requestId } = options;
+  const db = runtime.database.db;
+  const policy = route.idempotency || DEFAULT_POLICY;
+  const scope: KeyScope = { merchantId: options.merchantId, method: request.method, path: new URL(request.url).pathname, key: options.key };
+  const digest = createHash("sha256").update(canonicalJson(options.body ?? null)).digest("hex");
+
+  const claim = await claimKey(db, scope, digest, runtime.now());
+  if (claim.kind === "replay") return claim.reply;
+
+  let reply: Reply;
+  try {
+    reply = await execute();
+  } catch (error) {
+    if (policy.store === "final" && isServiceError(error) && FINAL_ERROR_CODES.has(error.code)) {
+      await completeKey(runtime, scope, claim.lockedUntil, error.status, problemBody(error.code, error.detail, requestId, error.errors));
+    } else {
+      await releaseKey(runtime, scope, claim.lockedUntil);
+    }
+    throw error;
+  }
+  if (policy.store !== "none" && reply.status >= 200 && reply.status < 300) {
+    await completeKey(runtime, scope, claim.lockedUntil, reply.status, reply.body ?? null);
+  } else {
+    await releaseKey(runtime, scope, claim.lockedUntil);
+  }
+  await maybePurge(runtime);
+  return reply;
+}
+
+/** About one request in a hundred clears a batch of expired keys: no timer needed in the web process. */
+async function maybePurge(runtime: Runtime) {
+  if (Math.random() >= 0.01) return;
+  try {
+    await purgeExpiredIdempotencyKeys(runtime.database.db, runtime.now());
+  } catch (error) {
+    runtime.log.warn({ err: error }, "could not purge expired idempotency keys");
+  }
+}
+
+type Claim = { kind: "owned"; lockedUntil: Date } | { kind: "replay"; reply: Reply };
+
+async function claimKey(db: Database, scope: KeyScope, digest: string, now: Date): Promise<Claim> {
+  const lockedUntil = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
+  const fresh = { requestDigest: digest, state: "in_progress" as const, lockedUntil, responseStatus: null, responseBody: null, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+  // A few rounds: between our insert and our read the row may be released or taken over by another request.
+  for (let round = 0; round < 3; round++) {
+    const [inserted] = await db
+      .insert(idempotencyKeys)
+      .values({ ...scope, ...fresh })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted) return { kind: "owned", lockedUntil };
+
+    const [row] = await db.select().from(idempotencyKeys).where(matchesScope(scope));
+    if (!row) continue;
+    const expired = row.expiresAt <= now;
+    if (!expired && row.requestDigest !== digest) {
+      throw new ServiceError("idempotency_key_reused", "This Idempotency-Key was used with a different request body. Use a new key for a new request.");
+    }
+    if (!expired && row.state === "completed") return { kind: "replay", reply: replayOf(row.responseStatus ?? 200, row.responseBody) };
+    if (!expired && row.lockedUntil && row.lockedUntil > now) {
+      throw new ServiceError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.", {
+        headers: { "retry-after": "1" },
+      });
+    }
+    // Expired, or claimed by a request whose lease ran out (its process died): take it over, unless
+    // someone else just did (the UPDATE matches only the version we read).
+    const [taken] = await db
+      .update(idempotencyKeys)
+      .set(fresh)
+      .where(
+        and(
+          matchesScope(scope),
+          eq(idempotencyKeys.state, row.state),
+          eq(idempotencyKeys.expiresAt, row.expiresAt),
+          row.lockedUntil ? eq(idempotencyKeys.lockedUntil, row.lockedUntil) : isNull(idempotencyKeys.lockedUntil),
+        ),
+      )
+      .returning({ key: idempotencyKeys.key });
+    if (taken) return { kind: "owned", lockedUntil };
+  }
+  throw new ServiceError("idempotency_key_in_use", "A request with this Idempotency-Key is being processed. Retry shortly.", {
+    headers: { "retry-after": "1" },
+  });
+}
+
+function replayOf(status: number, body: unknown): Reply {
+  const headers: Record<string, string> = { [REPLAYED_HEADER]: "true" };
+  if (status >= 400) headers["content-type"] = PROBLEM_CONTENT_TYPE;
+  return { status, body: body ?? undefined, headers };
+}
+
+/** Stores the answer, but only while the claim is still ours (`lockedUntil` is the fencing token). */
+async function completeKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date, status: number, body: unknown) {
+  const stored = await runtime.database.db
+    .update(idempotencyKeys)
+    .set({ state: "completed", responseStatus: status, responseBody: body, lockedUntil: null })
+    .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)))
+    .returning({ key: idempotencyKeys.key });
+  if (stored.length === 0) runtime.log.warn({ path: scope.path }, "idempotency claim was taken over before the response was stored");
+}
+
+/** Frees the key for a retry. A failure here must not mask the handler's own error: the lease frees it later. */
+async function releaseKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date) {
+  try {
+    await runtime.database.db
+      .delete(idempotencyKeys)
+      .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)));
+  } catch (error) {
+    runtime.log.warn({ err: error, path: scope.path }, "could not release an idempotency claim; its lease will expire");
+  }
+}
+
+function matchesScope(scope: KeyScope) {
+  return and(
+    eq(idempotencyKeys.merchantId, scope.merchantId),
+    eq(idempotencyKeys.method, scope.method),
+    eq(idempotencyKeys.path, scope.path),
+    eq(idempotencyKeys.key, scope.key),
+  );
+}
+
+/**
+ * Deletes up to `limit` expired keys. Expired keys are already ignored (and overwritten on reuse); this
+ * only keeps the table small. Called by about one request in a hundred; a worker may also call it on a timer.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Database, now: Date, limit = 500): Promise<void> {
+  await db.execute(sql`
+    delete from ${idempotencyKeys} where ctid in (
+      select ctid from ${idempotencyKeys} where ${lte(idempotencyKeys.expiresAt, now)} limit ${limit})`);
+}

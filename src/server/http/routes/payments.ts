@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { confirmPayment } from "@/server/services/payments/confirm";
+import { getPayment } from "@/server/services/payments/get";
+import { listPayments } from "@/server/services/payments/list";
+import {
+  confirmPaymentInput,
+  getPaymentInput,
+  listPaymentsInput,
+  paymentListSchema,
+  paymentSchema,
+  paymentStatsInput,
+  paymentStatsSchema,
+} from "@/server/services/payments/schemas";
+import { getPaymentStats } from "@/server/services/payments/stats";
+import { defineRoute } from "../route";
+
+// POST /api/v1/payment/confirm – record a payment or move a pending one to confirmed/failed
+export const confirmPaymentRoute = defineRoute({
+  operationId: "confirmPayment",
+  method: "POST",
+  path: "/payment/confirm",
+  summary: "Record or confirm a payment",
+  description:
+    "Keyed by your `externalId`: a new one is created (201); a pending one moves to `confirmed` or `failed` " +
+    "(200); the same status again changes nothing (200, no new event). Each change emits a `payment.*` event.",
+  tags: ["Payments"],
+  auth: "api_key",
+  body: confirmPaymentInput,
+  responses: {
+    201: { description: "The payment was recorded.", schema: paymentSchema },
+    200: { description: "The payment existed; it was moved on, or already had this status.", schema: paymentSchema },
+  },
+  errors: ["invalid_transition", "payment_conflict", "idempotency_key_reused", "idempotency_key_in_use"],
+  handler: async ({ ctx, body }) => {
+    const { payment, created } = await confirmPayment({ ctx, input: body });
+    return { status: created ? 201 : 200, body: payment };
+  },
+});
+
+// GET /api/v1/payment – the merchant's payments, newest first
+export const listPaymentsRoute = defineRoute({
+  operationId: "listPayments",
+  method: "GET",
+  path: "/payment",
+  summary: "List payments",
+  description: "Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.",
+  tags: ["Payments"],
+  auth: "api_key",
+  query: listPaymentsInput,
+  responses: { 200: { description: "A page of payments.", schema: paymentListSchema } },
+  errors: ["invalid_cursor"],
+  handler: async ({ ctx, query }) => ({ status: 200, body: await listPayments({ ctx, input: query }) }),
+});
+
+// GET /api/v1/payment/{id} – one payment
+export const getPaymentRoute = defineRoute({
+  operationId: "getPayment",
+  method: "GET",
+  path: "/payment/{id}",
+  summary: "Get a payment",
+  tags: ["Payments"],
+  auth: "api_key",
+  params: getPaymentInput,
+  responses: { 200: { description: "The payment.", schema: paymentSchema } },
+  errors: ["not_found"],
+  handler: async ({ ctx, params }) => ({ status: 200, body: await getPayment({ ctx, input: params }) }),
+});
+
+// GET /api/v1/merchant/{id}/stats – counts, volume per currency, daily series, webhook health
+export const merchantStatsRoute = defineRoute({
+  operationId: "getMerchantStats",
+  method: "GET",
+  path: "/merchant/{id}/stats",
+  summary: "Merchant statistics",
+  description: `Figures for the UTC days \`from\`..\`to\` (inclusive; default the last 30 days, at most 366).`,
+  tags: ["Merchants"],
+  auth: "api_key",
+  params: z.object({ id: z.string().min(1).max(100) }),
+  query: paymentStatsInput,
+  responses: { 200: { description: "The statistics.", schema: paymentStatsSchema } },
+  errors: ["not_found"],
+  handler: async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await getPaymentStats({ ctx, input: { ...query, merchantId: params.id } }),
+  }),
+});
+
+export const paymentRoutes = [confirmPaymentRoute, listPaymentsRoute, getPaymentRoute, merchantStatsRoute];

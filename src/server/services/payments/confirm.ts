@@ -1,0 +1,127 @@
+import { and, eq } from "drizzle-orm";
+import { newId } from "@/lib/ids";
+import { payments, type PaymentRow, type PaymentStatus } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import type { Transaction } from "@/server/db/types";
+import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { ServiceError, ValidationError } from "../errors";
+import { emitEvent } from "../events/emit";
+import { parseInput } from "../parse";
+import { confirmPaymentInput, toPayment, type ConfirmPaymentInput, type Payment } from "./schemas";
+
+/** Merchants' clocks drift: an occurredAt this far ahead of ours still counts as "now". */
+export const OCCURRED_AT_TOLERANCE_MS = 5 * 60_000;
+
+type ConfirmData = ReturnType<typeof confirmPaymentInput.parse>;
+
+/**
+ * Records or confirms a payment, keyed by the merchant's `externalId` (DESIGN §4):
+ * new → created (+ event); pending → confirmed|failed → updated (+ event); same status → unchanged;
+ * anything else → 409 invalid_transition; other amount or currency → 409 payment_conflict.
+ *
+ * Concurrency: `INSERT … ON CONFLICT DO NOTHING` lets exactly one of any number of concurrent first
+ * requests create the row (the others wait on the unique index, then see it); the row is then read
+ * `FOR UPDATE`, so racing transitions queue and each sees the winner's status. One payment, one event.
+ */
+export async function confirmPayment({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: ConfirmPaymentInput;
+}): Promise<{ payment: Payment; created: boolean }> {
+  const merchantId = requireMerchantId(ctx);
+  const data = parseInput(confirmPaymentInput, input, "body");
+  const now = ctx.now();
+  if (data.occurredAt && new Date(data.occurredAt).getTime() > now.getTime() + OCCURRED_AT_TOLERANCE_MS) {
+    throw new ValidationError([{ path: "body.occurredAt", message: "must not be in the future" }]);
+  }
+
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = inTransaction(ctx, tx);
+    const inserted = await insertIfNew(tx, merchantId, data, now);
+    if (inserted) {
+      await emitPaymentEvent(txCtx, inserted);
+      return { payment: toPayment(inserted), created: true };
+    }
+
+    const [existing] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.merchantId, merchantId), eq(payments.externalId, data.externalId)))
+      .for("update");
+    // ON CONFLICT saw a committed row, so it exists; only a merchant deletion in between could remove it.
+    if (!existing) throw new Error("payment vanished between insert and lock");
+
+    if (existing.amount !== data.amount || existing.currency !== data.currency) {
+      throw new ServiceError(
+        "payment_conflict",
+        `Payment ${data.externalId} was recorded as ${existing.amount} ${existing.currency}; amount and currency cannot change.`,
+      );
+    }
+    if (existing.status === data.status) return { payment: toPayment(existing), created: false };
+    if (existing.status !== "pending") {
+      throw new ServiceError("invalid_transition", `A ${existing.status} payment cannot become ${data.status}.`);
+    }
+
+    const [updated] = await tx
+      .update(payments)
+      .set({
+        status: data.status,
+        ...statusTimestamps(data.status, now),
+        // Details sent with the transition complete the record; omitted ones keep their value.
+        ...definedOnly({
+          reference: data.reference,
+          invoiceId: data.invoiceId,
+          method: data.method,
+          network: data.network,
+          metadata: data.metadata,
+          occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
+        }),
+        updatedAt: now,
+      })
+      .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId)))
+      .returning();
+    await emitPaymentEvent(txCtx, updated!);
+    return { payment: toPayment(updated!), created: false };
+  });
+}
+
+async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
+  const [row] = await tx
+    .insert(payments)
+    .values({
+      id: newId("payment"),
+      merchantId,
+      externalId: data.externalId,
+      amount: data.amount,
+      currency: data.currency,
+      status: data.status,
+      reference: data.reference ?? null,
+      invoiceId: data.invoiceId ?? null,
+      method: data.method ?? null,
+      network: data.network ?? null,
+      metadata: data.metadata ?? {},
+      occurredAt: data.occurredAt ? new Date(data.occurredAt) : null,
+      ...statusTimestamps(data.status, now),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [payments.merchantId, payments.externalId] })
+    .returning();
+  return row;
+}
+
+function statusTimestamps(status: PaymentStatus, now: Date) {
+  if (status === "confirmed") return { confirmedAt: now };
+  if (status === "failed") return { failedAt: now };
+  return {};
+}
+
+function emitPaymentEvent(ctx: ServiceContext, row: PaymentRow) {
+  return emitEvent({ ctx, input: { type: `payment.${row.status}`, data: toPayment(row), subjectId: row.id } });
+}
+
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,37 @@
+import { and, desc, eq, getTableColumns, gte, lt, type SQL } from "drizzle-orm";
+import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
+import { payments } from "@/server/db/schema";
+import { requireMerchantId, type ServiceContext } from "../context";
+import { decodeCursor, toPage, type Page } from "../pagination";
+import { parseInput } from "../parse";
+import { listPaymentsInput, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
+
+/**
+ * The merchant's payments, newest first, keyset-paginated on (created_at, id): every page costs what the
+ * first costs, and rows inserted while a client walks the pages neither repeat nor shift earlier ones.
+ */
+export async function listPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<Page<Payment>> {
+  const merchantId = requireMerchantId(ctx);
+  const query = parseInput(listPaymentsInput, input, "query");
+  // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
+  const scope = `payments:${merchantId}`;
+  const position = decodeCursor(ctx, scope, query.cursor);
+
+  const conditions: (SQL | undefined)[] = [
+    eq(payments.merchantId, merchantId),
+    query.status ? eq(payments.status, query.status) : undefined,
+    query.currency ? eq(payments.currency, query.currency) : undefined,
+    query.reference ? eq(payments.reference, query.reference) : undefined,
+    query.externalId ? eq(payments.externalId, query.externalId) : undefined,
+    query.createdFrom ? gte(payments.createdAt, new Date(query.createdFrom)) : undefined,
+    query.createdTo ? lt(payments.createdAt, new Date(query.createdTo)) : undefined,
+    position ? afterPosition(payments.createdAt, payments.id, position) : undefined,
+  ];
+  const rows = await ctx.db
+    .select({ ...getTableColumns(payments), cursorAt: keysetTimestamp(payments.createdAt) })
+    .from(payments)
+    .where(and(...conditions))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(query.limit + 1);
+  return toPage(ctx, scope, rows, query.limit, toPayment);
+}

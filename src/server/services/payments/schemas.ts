@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { currencyExponent } from "@/lib/currencies";
+import { canonicalAmount } from "@/lib/money";
+import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
+import { listSchema, pageQuery } from "../pagination";
+
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_MAX_BYTES = 4096;
+
+// PostgreSQL refuses NUL in text and jsonb, and lone UTF-16 surrogates in jsonb: refuse them here as a 400
+// instead of letting the database turn them into a 500.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (text: string) => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
+
+const currencyCode = z
+  .string()
+  .regex(/^[A-Za-z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC")
+  .transform((code) => code.toUpperCase());
+
+const metadata = z
+  .record(z.string().min(1).max(40), z.unknown())
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
+  .refine(allStringsStorable, "must not contain NUL or unpaired surrogates");
+
+/** Every key and string value at any depth (JSON.stringify would escape the very characters sought). */
+function allStringsStorable(value: unknown): boolean {
+  if (typeof value === "string") return storable(value);
+  if (Array.isArray(value)) return value.every(allStringsStorable);
+  if (value && typeof value === "object") {
+    return Object.entries(value).every(([key, item]) => storable(key) && allStringsStorable(item));
+  }
+  return true;
+}
+
+export const confirmPaymentInput = z
+  .strictObject({
+    externalId: text(255).describe("Your id for this payment (network transaction id, processor reference): the idempotency key of the record."),
+    amount: z.string().max(64).describe('Positive decimal string, at most the currency\'s decimals: "19.99".'),
+    currency: currencyCode,
+    status: z.enum(paymentStatuses).default("confirmed"),
+    reference: text(255).optional(),
+    invoiceId: text(255).optional(),
+    method: text(64).optional(),
+    network: text(64).optional(),
+    occurredAt: z.iso.datetime({ offset: true }).optional().describe("When it happened on the network; not in the future."),
+    metadata: metadata.optional(),
+  })
+  .transform((input, ctx) => {
+    const exponent = currencyExponent(input.currency);
+    if (exponent === undefined) {
+      ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
+      return z.NEVER;
+    }
+    const amount = canonicalAmount(input.amount, exponent);
+    if (!amount.ok) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
+      return z.NEVER;
+    }
+    // Output stays parseable by this same schema (the verb re-validates what the adapter validated).
+    return { ...input, amount: amount.amount };
+  });
+export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
+
+const timestamp = z.iso.datetime();
+
+/** The Payment as clients see it (DESIGN §8); timestamps are ISO 8601 UTC strings. */
+export const paymentSchema = z.object({
+  id: z.string(),
+  externalId: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  status: z.enum(paymentStatuses),
+  reference: z.string().nullable(),
+  invoiceId: z.string().nullable(),
+  method: z.string().nullable(),
+  network: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  occurredAt: timestamp.nullable(),
+  confirmedAt: timestamp.nullable(),
+  failedAt: timestamp.nullable(),
+  reconciledAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+/** What support staff see: the payment, whose it is, and the reconciliation details. */
+export const staffPaymentSchema = paymentSchema.extend({
+  merchantId: z.string(),
+  reconciledBy: z.string().nullable(),
+  reconciliationNote: z.string().nullable(),
+});
+export type StaffPayment = z.infer<typeof staffPaymentSchema>;
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    reference: row.reference,
+    invoiceId: row.invoiceId,
+    method: row.method,
+    network: row.network,
+    metadata: row.metadata,
+    occurredAt: iso(row.occurredAt),
+    confirmedAt: iso(row.confirmedAt),
+    failedAt: iso(row.failedAt),
+    reconciledAt: iso(row.reconciledAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toStaffPayment(row: PaymentRow): StaffPayment {
+  return {
+    ...toPayment(row),
+    merchantId: row.merchantId,
+    reconciledBy: row.reconciledBy,
+    reconciliationNote: row.reconciliationNote,
+  };
+}
+
+export const listPaymentsInput = z.strictObject({
+  ...pageQuery,
+  status: z.enum(paymentStatuses).optional(),
+  currency: currencyCode.optional(),
+  reference: text(255).optional(),
+  externalId: text(255).optional(),
+  createdFrom: z.iso.datetime({ offset: true }).optional().describe("Inclusive."),
+  createdTo: z.iso.datetime({ offset: true }).optional().describe("Exclusive."),
+});
+export type ListPaymentsInput = z.input<typeof listPaymentsInput>;
+export const paymentListSchema = listSchema(paymentSchema);
+
+export const getPaymentInput = z.object({ id: z.string().min(1).max(100) });
+
+export const MAX_STATS_DAYS = 366;
+export const DEFAULT_STATS_DAYS = 30;
+
+export const paymentStatsInput = z.strictObject({
+  from: z.iso.date().optional().describe(`First UTC day (inclusive); default ${DEFAULT_STATS_DAYS} days before \`to\`.`),
+  to: z.iso.date().optional().describe("Last UTC day (inclusive); default today."),
+});
+export type PaymentStatsInput = z.input<typeof paymentStatsInput>;
+
+const volume = z.object({ currency: z.string(), amount: z.string() });
+
+export const paymentStatsSchema = z.object({
+  merchantId: z.string(),
+  from: z.iso.date(),
+  to: z.iso.date(),
+  payments: z.object({ total: z.number().int(), pending: z.number().int(), confirmed: z.number().int(), failed: z.number().int() }),
+  volume: z.array(volume.extend({ count: z.number().int() })).describe("Confirmed amounts per currency; never summed across currencies."),
+  daily: z.array(z.object({ date: z.iso.date(), count: z.number().int(), volume: z.array(volume) })),
+  webhooks: z.object({
+    delivered: z.number().int(),
+    pending: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().min(0).max(1).nullable().describe("delivered / (delivered + failed); null before any finished delivery."),
+  }),
+});
+export type PaymentStats = z.infer<typeof paymentStatsSchema>;
+
+export const reconcilePaymentInput = z.strictObject({
+  paymentId: z.string().min(1).max(100),
+  note: text(2000),
+});
+export const clearReconciliationInput = z.strictObject({ paymentId: z.string().min(1).max(100) });
+export const searchPaymentsInput = z.strictObject({
+  query: text(255).describe("A payment id, an external id or a reference, matched exactly."),
+  limit: z.number().int().min(1).max(100).default(50),
+});

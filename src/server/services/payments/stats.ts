@@ -1,0 +1,111 @@
+import { and, count, eq, gte, lt, sql } from "drizzle-orm";
+import { addDecimals } from "@/lib/money";
+import { payments, webhookDeliveries } from "@/server/db/schema";
+import { requireMerchantId, type ServiceContext } from "../context";
+import { NotFoundError, ValidationError } from "../errors";
+import { parseInput } from "../parse";
+import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, paymentStatsInput, type PaymentStats, type PaymentStatsInput } from "./schemas";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Statistics for one merchant over a window of UTC days, `from`..`to` inclusive (default the last 30 days,
+ * at most 366). Every figure covers the window, by creation time, so the totals equal the sum of the daily
+ * series. Amounts are summed per currency by the database (numeric) and across days as exact decimals
+ * (BigInt): never a float, never across currencies.
+ *
+ * Two grouped queries over the (merchant_id, created_at, …) indexes, whatever the window's size.
+ */
+export async function getPaymentStats({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: PaymentStatsInput & { merchantId?: string };
+}): Promise<PaymentStats> {
+  const merchantId = requireMerchantId(ctx);
+  // A path id naming another merchant answers like an unknown one.
+  if (input.merchantId !== undefined && input.merchantId !== merchantId) throw new NotFoundError("merchant");
+  const { from, to, days, start, end } = statsWindow(parseInput(paymentStatsInput, { from: input.from, to: input.to }, "query"), ctx.now());
+
+  const day = sql<string>`to_char(${payments.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const groups = await ctx.db
+    .select({
+      day,
+      status: payments.status,
+      currency: payments.currency,
+      count: sql<number>`count(*)::int`,
+      amount: sql<string>`sum(${payments.amount})::text`,
+    })
+    .from(payments)
+    .where(and(eq(payments.merchantId, merchantId), gte(payments.createdAt, start), lt(payments.createdAt, end)))
+    .groupBy(day, payments.status, payments.currency);
+
+  const deliveries = await ctx.db
+    .select({ status: webhookDeliveries.status, count: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.merchantId, merchantId), gte(webhookDeliveries.createdAt, start), lt(webhookDeliveries.createdAt, end)),
+    )
+    .groupBy(webhookDeliveries.status);
+
+  const totals = { total: 0, pending: 0, confirmed: 0, failed: 0 };
+  const volume = new Map<string, { amounts: string[]; count: number }>();
+  const daily = new Map(days.map((date) => [date, { count: 0, volume: new Map<string, string[]>() }]));
+  for (const group of groups) {
+    totals.total += group.count;
+    totals[group.status] += group.count;
+    const bucket = daily.get(group.day);
+    if (bucket) bucket.count += group.count;
+    if (group.status !== "confirmed") continue;
+    const perCurrency = volume.get(group.currency) ?? { amounts: [], count: 0 };
+    perCurrency.amounts.push(group.amount);
+    perCurrency.count += group.count;
+    volume.set(group.currency, perCurrency);
+    bucket?.volume.set(group.currency, [...(bucket.volume.get(group.currency) ?? []), group.amount]);
+  }
+
+  const byStatus = Object.fromEntries(deliveries.map((row) => [row.status, row.count]));
+  const delivered = byStatus.delivered ?? 0;
+  const failed = byStatus.failed ?? 0;
+  return {
+    merchantId,
+    from,
+    to,
+    payments: totals,
+    volume: [...volume.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, { amounts, count }]) => ({ currency, amount: addDecimals(...amounts), count })),
+    daily: [...daily.entries()].map(([date, bucket]) => ({
+      date,
+      count: bucket.count,
+      volume: [...bucket.volume.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, amounts]) => ({ currency, amount: addDecimals(...amounts) })),
+    })),
+    webhooks: {
+      delivered,
+      // A delivery being attempted right now is still pending from the merchant's point of view.
+      pending: (byStatus.pending ?? 0) + (byStatus.delivering ?? 0),
+      failed,
+      successRate: delivered + failed === 0 ? null : delivered / (delivered + failed),
+    },
+  };
+}
+
+/** Resolves the defaults and checks the bounds; `end` is the midnight after `to`. */
+function statsWindow(query: { from?: string; to?: string }, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const to = query.to ?? today;
+  const toMs = Date.parse(`${to}T00:00:00Z`);
+  const from = query.from ?? new Date(toMs - (DEFAULT_STATS_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  const fromMs = Date.parse(`${from}T00:00:00Z`);
+  if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new ValidationError([{ path: "query", message: "from/to must be real dates" }]);
+  if (fromMs > toMs) throw new ValidationError([{ path: "query.from", message: "must not be after `to`" }]);
+  const dayCount = (toMs - fromMs) / DAY_MS + 1;
+  if (dayCount > MAX_STATS_DAYS) {
+    throw new ValidationError([{ path: "query.from", message: `the window may span at most ${MAX_STATS_DAYS} days` }]);
+  }
+  const days = Array.from({ length: dayCount }, (_, i) => new Date(fromMs + i * DAY_MS).toISOString().slice(0, 10));
+  return { from, to, days, start: new Date(fromMs), end: new Date(toMs + DAY_MS) };
+}
