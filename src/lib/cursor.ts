@@ -30,6 +30,8 @@ export function verifyCursor(secret: string, scope: string, cursor: string): Key
   const [payload, signature, ...rest] = cursor.split(".");
   if (!payload || !signature || rest.length > 0) return null;
   const given = Buffer.from(signature, "base64url");
+  // Only the canonical encoding: base64 ignores a last character's spare bits, a cursor must not.
+  if (given.toString("base64url") !== signature) return null;
   const expected = mac(secret, scope, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {

@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { currencyExponent } from "./currencies";
+import { addDecimals, canonicalAmount } from "./money";
+
+describe("canonicalAmount", () => {
+  it("pads to the currency's exponent so equal amounts have equal strings", () => {
+    expect(canonicalAmount("19.9", 2)).toEqual({ ok: true, amount: "19.90" });
+    expect(canonicalAmount("19.90", 2)).toEqual({ ok: true, amount: "19.90" });
+    expect(canonicalAmount("5", 0)).toEqual({ ok: true, amount: "5" });
+    expect(canonicalAmount("0.000000000000000001", 18)).toEqual({ ok: true, amount: "0.000000000000000001" });
+  });
+
+  it.each([
+    ["0", 2],
+    ["0.00", 2],
+    ["-1", 2],
+    ["1.234", 2],
+    ["1.5", 0],
+    ["1e3", 2],
+    ["01.00", 2],
+    [".5", 2],
+    ["5.", 2],
+    [" 5", 2],
+    ["NaN", 2],
+    ["1".repeat(31), 2],
+  ])("refuses %s with exponent %i", (text, exponent) => {
+    expect(canonicalAmount(text, exponent).ok).toBe(false);
+  });
+});
+
+describe("addDecimals", () => {
+  it("adds exactly where floats cannot", () => {
+    expect(addDecimals("0.10", "0.20")).toBe("0.30");
+    expect(addDecimals("0.000000000000000001", "1.000000000000000000")).toBe("1.000000000000000001");
+    expect(addDecimals("999999999999999999999999999999.99", "0.01")).toBe("1000000000000000000000000000000.00");
+    expect(addDecimals("5", "7")).toBe("12");
+  });
+
+  it("agrees with BigInt arithmetic on minor units", () => {
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 0n, max: 10n ** 24n }), { minLength: 1, maxLength: 20 }), (units) => {
+        const asText = units.map((u) => (u / 10n ** 8n).toString() + "." + (u % 10n ** 8n).toString().padStart(8, "0"));
+        const sum = units.reduce((a, b) => a + b, 0n);
+        expect(addDecimals(...asText)).toBe((sum / 10n ** 8n).toString() + "." + (sum % 10n ** 8n).toString().padStart(8, "0"));
+      }),
+    );
+  });
+});
+
+describe("currencyExponent", () => {
+  it("knows ISO 4217 minor units and common crypto assets", () => {
+    expect(currencyExponent("USD")).toBe(2);
+    expect(currencyExponent("JPY")).toBe(0);
+    expect(currencyExponent("KWD")).toBe(3);
+    expect(currencyExponent("CLF")).toBe(4);
+    expect(currencyExponent("BTC")).toBe(8);
+    expect(currencyExponent("ETH")).toBe(18);
+    expect(currencyExponent("USDT")).toBe(6);
+    expect(currencyExponent("USDC")).toBe(6);
+  });
+
+  it("refuses what it does not know, including prototype keys", () => {
+    expect(currencyExponent("XYZ")).toBeUndefined();
+    expect(currencyExponent("toString")).toBeUndefined();
+    expect(currencyExponent("XAU")).toBeUndefined();
+  });
+});
