@@ -1,0 +1,250 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { events, idempotencyKeys, payments } from "../../src/server/db/schema";
+import { handleRoute } from "../../src/server/http/handle";
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../src/server/http/idempotency";
+import { defineRoute, type AnyRoute } from "../../src/server/http/route";
+import { ServiceError } from "../../src/server/services/errors";
+import { testClient, type TestClient } from "../support/client";
+import { registerTestMerchant, type TestMerchant } from "../support/merchants";
+import { externalId } from "../support/payments";
+import { createTestRuntime, type TestRuntime } from "../support/runtime";
+
+let runtime: TestRuntime;
+let api: TestClient;
+let shop: TestMerchant;
+let other: TestMerchant;
+
+beforeAll(async () => {
+  runtime = await createTestRuntime({ poolSize: 20 });
+  api = testClient(runtime);
+  [shop, other] = await Promise.all([registerTestMerchant(api), registerTestMerchant(api)]);
+});
+afterAll(() => runtime.close());
+
+const newKey = () => `key-${externalId()}`;
+const confirm = (body: Record<string, unknown>, key: string, merchant = shop) =>
+  api.post("/payment/confirm", { key: merchant.apiKey, body, headers: { "idempotency-key": key } });
+
+async function storedKeys(key: string) {
+  return runtime.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+}
+
+/** A POST route for driving the mechanism directly: it counts its runs and can be held open. */
+function probeRoute(path: string, behaviour: (body: { n: number }) => Promise<unknown>, idempotency?: AnyRoute["idempotency"]) {
+  let runs = 0;
+  const route = defineRoute({
+    operationId: `probe${path.replace(/\W/g, "")}`,
+    method: "POST",
+    path,
+    summary: "test only",
+    tags: [],
+    auth: "api_key",
+    body: z.object({ n: z.number() }),
+    responses: { 201: { description: "ran" } },
+    idempotency,
+    handler: async ({ body }) => {
+      runs++;
+      return { status: 201, body: { ran: runs, result: await behaviour(body) } };
+    },
+  });
+  async function call(key: string, n = 1, merchant = shop) {
+    const request = new Request(`http://localhost/api/v1${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${merchant.apiKey}`, "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify({ n }),
+    });
+    const response = await handleRoute(runtime, route, request, {});
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  }
+  return { call, runs: () => runs };
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe("Idempotency-Key", () => {
+  it("replays the stored answer for the same key and body, with Idempotent-Replayed, running the request once", async () => {
+    const key = newKey();
+    const body = { externalId: externalId(), amount: "12.50", currency: "USD", metadata: { a: 1, b: 2 } };
+    const first = await confirm(body, key);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+
+    // Same body with keys in another order: the canonical digest matches.
+    const again = await confirm({ metadata: { b: 2, a: 1 }, currency: "USD", amount: "12.50", externalId: body.externalId }, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(await runtime.database.db.select().from(events).where(eq(events.subjectId, first.body.id))).toHaveLength(1);
+  });
+
+  it("answers the same key with another body with 422 idempotency_key_reused", async () => {
+    const key = newKey();
+    const id = externalId();
+    expect((await confirm({ externalId: id, amount: "1.00", currency: "USD" }, key)).status).toBe(201);
+    const reused = await confirm({ externalId: id, amount: "2.00", currency: "USD" }, key);
+    expect(reused.status).toBe(422);
+    expect(reused.body.code).toBe("idempotency_key_reused");
+  });
+
+  it("scopes keys to the merchant and the path", async () => {
+    const key = newKey();
+    const body = { externalId: externalId(), amount: "1.00", currency: "USD" };
+    expect((await confirm(body, key)).status).toBe(201);
+    const otherMerchant = await confirm(body, key, other);
+    expect(otherMerchant.status).toBe(201);
+    expect(otherMerchant.headers.get("idempotent-replayed")).toBeNull();
+    const probe = probeRoute("/probe/scope", async () => "ok");
+    expect((await probe.call(key)).status).toBe(201);
+    expect(probe.runs()).toBe(1);
+  });
+
+  it("answers 409 idempotency_key_in_use while the first request runs, then replays its answer", async () => {
+    const held = gate();
+    const probe = probeRoute("/probe/held", () => held.opened.then(() => "done"));
+    const key = newKey();
+    const first = probe.call(key);
+    await expect.poll(() => storedKeys(key).then((rows) => rows[0]?.state)).toBe("in_progress");
+
+    const concurrent = await probe.call(key);
+    expect(concurrent.status).toBe(409);
+    expect(concurrent.body.code).toBe("idempotency_key_in_use");
+    expect(concurrent.headers.get("retry-after")).toBe("1");
+
+    held.open();
+    expect((await first).status).toBe(201);
+    const after = await probe.call(key);
+    expect(after).toMatchObject({ status: 201, body: { ran: 1, result: "done" } });
+    expect(after.headers.get("idempotent-replayed")).toBe("true");
+    expect(probe.runs()).toBe(1);
+  });
+
+  it("lets a crashed request's claim expire: the retry runs, and the stale request cannot overwrite its answer", async () => {
+    const stuck = gate();
+    let call = 0;
+    const probe = probeRoute("/probe/crash", async () => (++call === 1 ? stuck.opened.then(() => "stale") : "fresh"));
+    const key = newKey();
+    const crashed = probe.call(key);
+    await expect.poll(() => storedKeys(key).then((rows) => rows[0]?.state)).toBe("in_progress");
+
+    runtime.advanceTime(IDEMPOTENCY_LEASE_MS + 1_000);
+    const retry = await probe.call(key);
+    expect(retry).toMatchObject({ status: 201, body: { ran: 2, result: "fresh" } });
+
+    stuck.open();
+    await crashed;
+    const replay = await probe.call(key);
+    expect(replay).toMatchObject({ status: 201, body: { ran: 2, result: "fresh" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("forgets a key after 24 hours", async () => {
+    const key = newKey();
+    const id = externalId();
+    expect((await confirm({ externalId: id, amount: "1.00", currency: "USD" }, key)).status).toBe(201);
+    runtime.advanceTime(IDEMPOTENCY_TTL_MS + 1_000);
+    const later = await confirm({ externalId: externalId(), amount: "3.00", currency: "USD" }, key);
+    expect(later.status).toBe(201);
+    expect(later.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("stores a final 4xx (payment_conflict) and replays it; keeps only a digest of the body", async () => {
+    const id = externalId();
+    await confirm({ externalId: id, amount: "1.00", currency: "USD" }, newKey());
+    const key = newKey();
+    const marker = `marker-${externalId()}`;
+    const body = { externalId: id, amount: "9.99", currency: "USD", metadata: { marker } };
+    const conflict = await confirm(body, key);
+    expect(conflict.status).toBe(409);
+    const replay = await confirm(body, key);
+    expect(replay.status).toBe(409);
+    expect(replay.body).toEqual(conflict.body);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+
+    const [row] = await storedKeys(key);
+    expect(row!.requestDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(marker);
+  });
+
+  it("does not claim a key for an invalid request, so the fixed request may reuse it", async () => {
+    const key = newKey();
+    const invalid = await confirm({ externalId: externalId(), amount: "1.001", currency: "USD" }, key);
+    expect(invalid.status).toBe(400);
+    expect(await storedKeys(key)).toHaveLength(0);
+    expect((await confirm({ externalId: externalId(), amount: "1.00", currency: "USD" }, key)).status).toBe(201);
+  });
+
+  it("never stores errors outside the final list (they may echo input, or a retry may succeed)", async () => {
+    let fail = true;
+    const probe = probeRoute("/probe/refuse", async () => {
+      if (fail) throw new ServiceError("private_key_material", "refused");
+      return "accepted";
+    });
+    const key = newKey();
+    expect((await probe.call(key)).status).toBe(422);
+    expect(await storedKeys(key)).toHaveLength(0);
+    fail = false;
+    expect(await probe.call(key)).toMatchObject({ status: 201, body: { result: "accepted" } });
+  });
+
+  it("lets a route opt out of storing errors, of storing anything, or of the mechanism", async () => {
+    const successOnly = probeRoute("/probe/success-only", async () => {
+      throw new ServiceError("payment_conflict", "conflict");
+    }, { store: "success" });
+    const key = newKey();
+    expect((await successOnly.call(key)).status).toBe(409);
+    expect(await storedKeys(key)).toHaveLength(0);
+
+    const none = probeRoute("/probe/none", async () => "secret shown once", { store: "none" });
+    const noneKey = newKey();
+    expect((await none.call(noneKey)).status).toBe(201);
+    expect(await storedKeys(noneKey)).toHaveLength(0);
+    expect((await none.call(noneKey)).body.ran).toBe(2);
+
+    const off = probeRoute("/probe/off", async () => "ran", false);
+    const offKey = newKey();
+    await off.call(offKey);
+    await off.call(offKey, 2);
+    expect(off.runs()).toBe(2);
+    expect(await storedKeys(offKey)).toHaveLength(0);
+  });
+
+  it("refuses a key longer than 255 characters, or with control characters, with a 400", async () => {
+    for (const key of ["k".repeat(256), "tab\there"]) {
+      const response = await confirm({ externalId: externalId(), amount: "1.00", currency: "USD" }, key);
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].path).toBe("headers.idempotency-key");
+    }
+    expect((await confirm({ externalId: externalId(), amount: "1.00", currency: "USD" }, "k".repeat(255))).status).toBe(201);
+  });
+
+  it("ignores the header on GETs and on unauthenticated POSTs", async () => {
+    const key = newKey();
+    const list = await api.get("/payment", { key: shop.apiKey, headers: { "idempotency-key": key } });
+    expect(list.status).toBe(200);
+    await registerTestMerchant({ ...api, post: (path, options) => api.post(path, { ...options, headers: { ...options?.headers, "idempotency-key": key } }) });
+    expect(await storedKeys(key)).toHaveLength(0);
+  });
+
+  it("runs 30 concurrent requests with one key once: the rest get the replay or 409 in_use", async () => {
+    const key = newKey();
+    const body = { externalId: externalId(), amount: "7.00", currency: "USD" };
+    const answers = await Promise.all(Array.from({ length: 30 }, () => confirm(body, key)));
+    for (const answer of answers) {
+      if (answer.status === 409) expect(answer.body.code).toBe("idempotency_key_in_use");
+      else expect(answer.status).toBe(201);
+    }
+    expect(answers.filter((answer) => answer.status === 201 && !answer.headers.get("idempotent-replayed"))).toHaveLength(1);
+    const rows = await runtime.database.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.externalId, body.externalId), eq(payments.merchantId, shop.merchant.id)));
+    expect(rows).toHaveLength(1);
+  });
+});
