@@ -2,12 +2,14 @@ import { createRouter } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { healthRouter } from "./routers/health";
 import { merchantsRouter } from "./routers/merchants";
+import { paymentsRouter } from "./routers/payments";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
 export const appRouter = createRouter({
   health: healthRouter,
   merchants: merchantsRouter,
   apiKeys: apiKeysRouter,
+  payments: paymentsRouter,
 });
 
 export type AppRouter = typeof appRouter;
