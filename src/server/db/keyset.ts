@@ -14,3 +14,12 @@ export function keysetTimestamp(createdAt: AnyColumn): SQL<string> {
 export function afterPosition(createdAt: AnyColumn, id: AnyColumn, position: KeysetPosition): SQL {
   return sql`(${createdAt}, ${id}) < (${position.createdAt}::timestamptz, ${position.id})`;
 }
+
+/**
+ * ORDER BY for newest first. `nulls last` is not decoration: drizzle declares `.desc()` index columns as
+ * `DESC NULLS LAST`, while a bare `ORDER BY … DESC` means NULLS FIRST, and PostgreSQL then cannot read the
+ * order from the index (it sorts the whole table instead, even for NOT NULL columns).
+ */
+export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
+  return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
+}

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz } from "./columns";
 
 /**
@@ -21,5 +21,9 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamptz("expires_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.merchantId, table.method, table.path, table.key] })],
+  (table) => [
+    primaryKey({ columns: [table.merchantId, table.method, table.path, table.key] }),
+    // The periodic purge of expired keys (src/server/http/idempotency.ts).
+    index("idempotency_keys_expires_idx").on(table.expiresAt),
+  ],
 );

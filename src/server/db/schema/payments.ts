@@ -36,6 +36,15 @@ export const payments = pgTable(
     uniqueIndex("payments_merchant_external_key").on(table.merchantId, table.externalId),
     // Keyset pagination, newest first: (created_at, id) within a merchant.
     index("payments_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc()),
+    // Statistics: an index-only scan of a merchant's date range with everything the aggregation reads
+    // (≈ 2× faster than the keyset index plus heap reads at 100k payments; bench/payments-stats.ts).
+    index("payments_merchant_created_stats_idx").on(
+      table.merchantId,
+      table.createdAt,
+      table.status,
+      table.currency,
+      table.amount,
+    ),
     index("payments_merchant_status_currency_idx").on(table.merchantId, table.status, table.currency),
     index("payments_merchant_reference_idx").on(table.merchantId, table.reference),
     index("payments_reference_idx").on(table.reference),

@@ -1,5 +1,5 @@
-import { and, desc, eq, getTableColumns, gte, lt, type SQL } from "drizzle-orm";
-import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
+import { and, eq, getTableColumns, gte, lt, type SQL } from "drizzle-orm";
+import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { payments } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
@@ -31,7 +31,7 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     .select({ ...getTableColumns(payments), cursorAt: keysetTimestamp(payments.createdAt) })
     .from(payments)
     .where(and(...conditions))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .orderBy(...newestFirst(payments.createdAt, payments.id))
     .limit(query.limit + 1);
   return toPage(ctx, scope, rows, query.limit, toPayment);
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "payments_merchant_created_stats_idx" ON "payments" USING btree ("merchant_id","created_at","status","currency","amount");--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");
