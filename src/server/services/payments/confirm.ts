@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import { currencyExponent } from "@/lib/currencies";
 import { newId } from "@/lib/ids";
+import { canonicalAmount } from "@/lib/money";
 import { payments, type PaymentRow, type PaymentStatus } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import type { Transaction } from "@/server/db/types";
@@ -13,6 +15,13 @@ import { confirmPaymentInput, toPayment, type ConfirmPaymentInput, type Payment 
 export const OCCURRED_AT_TOLERANCE_MS = 5 * 60_000;
 
 type ConfirmData = ReturnType<typeof confirmPaymentInput.parse>;
+
+/** The schema has already refused unknown currencies and bad amounts; this only formats. */
+function canonicalAmountOf(amount: string, currency: string): string {
+  const checked = canonicalAmount(amount, currencyExponent(currency) ?? 0);
+  if (!checked.ok) throw new ValidationError([{ path: "body.amount", message: checked.message }]);
+  return checked.amount;
+}
 
 /**
  * Records or confirms a payment, keyed by the merchant's `externalId` (DESIGN §4):
@@ -31,7 +40,9 @@ export async function confirmPayment({
   input: ConfirmPaymentInput;
 }): Promise<{ payment: Payment; created: boolean }> {
   const merchantId = requireMerchantId(ctx);
-  const data = parseInput(confirmPaymentInput, input, "body");
+  const parsed = parseInput(confirmPaymentInput, input, "body");
+  // Padded to the currency's decimals: "10" and "10.00" USD are one amount, compared as equal strings.
+  const data = { ...parsed, amount: canonicalAmountOf(parsed.amount, parsed.currency) };
   const now = ctx.now();
   if (data.occurredAt && new Date(data.occurredAt).getTime() > now.getTime() + OCCURRED_AT_TOLERANCE_MS) {
     throw new ValidationError([{ path: "body.occurredAt", message: "must not be in the future" }]);

@@ -13,10 +13,11 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const storable = (text: string) => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
 
+// `.toUpperCase()` is an in-place overwrite in zod 4, not a transform: the schema stays plain for OpenAPI.
 const currencyCode = z
   .string()
-  .regex(/^[A-Za-z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC")
-  .transform((code) => code.toUpperCase());
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC");
 
 const metadata = z
   .record(z.string().min(1).max(40), z.unknown())
@@ -47,19 +48,16 @@ export const confirmPaymentInput = z
     occurredAt: z.iso.datetime({ offset: true }).optional().describe("When it happened on the network; not in the future."),
     metadata: metadata.optional(),
   })
-  .transform((input, ctx) => {
+  // Cross-field checks as a refinement (not a transform), so the schema documents itself in OpenAPI;
+  // the verb derives the canonical amount with the same function.
+  .superRefine((input, ctx) => {
     const exponent = currencyExponent(input.currency);
     if (exponent === undefined) {
       ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
-      return z.NEVER;
+      return;
     }
     const amount = canonicalAmount(input.amount, exponent);
-    if (!amount.ok) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
-      return z.NEVER;
-    }
-    // Output stays parseable by this same schema (the verb re-validates what the adapter validated).
-    return { ...input, amount: amount.amount };
+    if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
   });
 export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
