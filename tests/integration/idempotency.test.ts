@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { events, idempotencyKeys, payments } from "../../src/server/db/schema";
+import { generateKeyPair } from "../../src/server/keys/fixtures";
 import { handleRoute } from "../../src/server/http/handle";
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../src/server/http/idempotency";
 import { defineRoute, type AnyRoute } from "../../src/server/http/route";
@@ -191,6 +192,21 @@ describe("Idempotency-Key", () => {
     expect(await storedKeys(key)).toHaveLength(0);
     fail = false;
     expect(await probe.call(key)).toMatchObject({ status: 201, body: { result: "accepted" } });
+  });
+
+  it("never stores a refused private key: POST merchant/keys/publish → 422, and no key row at all", async () => {
+    const key = newKey();
+    const privateJwk = generateKeyPair("Ed25519").privateKey.export({ format: "jwk" }) as Record<string, unknown>;
+    const response = await api.post("/merchant/keys/publish", {
+      key: shop.apiKey,
+      body: { keys: [{ jwk: privateJwk, use: "sig" }] },
+      headers: { "idempotency-key": key },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe("private_key_material");
+    expect(await storedKeys(key)).toHaveLength(0);
+    const everything = JSON.stringify(await runtime.database.db.select().from(idempotencyKeys));
+    expect(everything).not.toContain(String(privateJwk.d));
   });
 
   it("lets a route opt out of storing errors, of storing anything, or of the mechanism", async () => {

@@ -9,7 +9,8 @@ import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/in
 import { appRouter } from "../../src/server/trpc/router";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
-import { externalId, serviceContext } from "../support/payments";
+import { serviceContext } from "../support/context";
+import { externalId } from "../support/payments";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
 let runtime: TestRuntime;

@@ -1,5 +1,12 @@
 import { generateKeyPair, publicJwk } from "../../src/server/keys/fixtures";
-import type { SecurityFixture } from "./security-suite";
+import { externalId } from "./payments";
+import type { SecurityContext, SecurityFixture } from "./security-suite";
+
+/** Records a confirmed payment through the API with that merchant's key; its id. */
+async function createPayment({ api }: SecurityContext, apiKey: string): Promise<string> {
+  const created = await api.post("/payment/confirm", { key: apiKey, body: { externalId: externalId("sec"), amount: "1.00", currency: "USD" } });
+  return created.body.id;
+}
 
 const publishableKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").publicKey), use: "sig" });
 
@@ -42,5 +49,22 @@ export const securityFixtures: Record<string, SecurityFixture> = {
       const published = await api.post("/merchant/keys/publish", { key: owner.apiKey, body: { keys: [publishableKey()] } });
       return { path: `/merchant/keys/${published.body.data[0].id}/revoke` };
     },
+  },
+  "POST /payment/confirm": {
+    kind: "action",
+    request: () => ({ path: "/payment/confirm", body: { externalId: externalId("sec"), amount: "9.99", currency: "EUR" } }),
+  },
+  "GET /payment": {
+    kind: "list",
+    seed: (ctx, merchant) => createPayment(ctx, merchant.apiKey),
+    request: () => ({ path: "/payment", query: { limit: 100 } }),
+  },
+  "GET /payment/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/payment/${await createPayment(ctx, ctx.owner.apiKey)}` }),
+  },
+  "GET /merchant/{id}/stats": {
+    kind: "resource",
+    request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}/stats` }),
   },
 };
