@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { events, idempotencyKeys, payments } from "../../src/server/db/schema";
 import { generateKeyPair } from "../../src/server/keys/fixtures";
 import { handleRoute } from "../../src/server/http/handle";
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../src/server/http/idempotency";
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys } from "../../src/server/http/idempotency";
 import { defineRoute, type AnyRoute } from "../../src/server/http/route";
 import { ServiceError } from "../../src/server/services/errors";
 import { testClient, type TestClient } from "../support/client";
@@ -262,5 +262,26 @@ describe("Idempotency-Key", () => {
       .from(payments)
       .where(and(eq(payments.externalId, body.externalId), eq(payments.merchantId, shop.merchant.id)));
     expect(rows).toHaveLength(1);
+  });
+
+  it("purges expired keys in batches and keeps live ones", async () => {
+    const now = runtime.now();
+    const row = (key: string, expiresAt: Date) => ({
+      merchantId: shop.merchant.id, method: "POST", path: "/api/v1/purge", key, requestDigest: "0".repeat(64),
+      state: "completed" as const, responseStatus: 201, createdAt: now, expiresAt,
+    });
+    const expired = Array.from({ length: 5 }, () => row(newKey(), new Date(now.getTime() - 1_000)));
+    const live = row(newKey(), new Date(now.getTime() + 60_000));
+    await runtime.database.db.insert(idempotencyKeys).values([...expired, live]);
+    // Earlier tests moved the clock past their keys' 24 h too: count every expired row, not only these.
+    const expiredCount = async () => (await runtime.database.db.select().from(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, now))).length;
+    const before = await expiredCount();
+    await purgeExpiredIdempotencyKeys(runtime.database.db, now, 3);
+    expect(await expiredCount()).toBe(before - 3);
+    const left = async () =>
+      (await runtime.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.path, "/api/v1/purge"))).map((r) => r.key);
+    await purgeExpiredIdempotencyKeys(runtime.database.db, now, 1_000);
+    expect(await expiredCount()).toBe(0);
+    expect(await left()).toEqual([live.key]);
   });
 });
