@@ -13,7 +13,8 @@ let api: TestClient;
 let shop: TestMerchant;
 
 beforeAll(async () => {
-  runtime = await createTestRuntime({ poolSize: 20 });
+  // Bursts of concurrent requests with one key are the point here, not the per-key rate limit.
+  runtime = await createTestRuntime({ poolSize: 20, env: { RATE_LIMIT_PER_KEY: "10000" } });
   api = testClient(runtime);
   shop = await registerTestMerchant(api, { webhookUrl: "https://hooks.example/race" });
 });

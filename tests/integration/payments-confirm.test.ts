@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, payments, webhookDeliveries } from "../../src/server/db/schema";
@@ -43,6 +43,29 @@ describe("POST /payment/confirm", () => {
     const deliveries = await runtime.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, emitted[0]!.id));
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ status: "pending", url: "https://hooks.example/payments", merchantId: shop.merchant.id });
+  });
+
+  it("leaves no payment, event or delivery behind when the transaction fails after writing them", async () => {
+    const db = runtime.database.db;
+    const count = async () => ({
+      payments: (await db.select().from(payments).where(eq(payments.merchantId, shop.merchant.id))).length,
+      events: (await db.select().from(events).where(eq(events.merchantId, shop.merchant.id))).length,
+    });
+    const before = await count();
+    // The outbox row is the last write of the transaction: make it fail.
+    await db.execute(sql`create function refuse_delivery() returns trigger language plpgsql as $$ begin raise exception 'refused by test'; end $$`);
+    await db.execute(sql`create trigger refuse_delivery before insert on webhook_deliveries for each row execute function refuse_delivery()`);
+    try {
+      const id = externalId();
+      const response = await confirm({ externalId: id, amount: "4.00", currency: "USD" });
+      expect(response.status).toBe(500);
+      expect(response.text).not.toContain("refused by test");
+      expect(await db.select().from(payments).where(eq(payments.externalId, id))).toHaveLength(0);
+      expect(await count()).toEqual(before);
+    } finally {
+      await db.execute(sql`drop trigger refuse_delivery on webhook_deliveries`);
+      await db.execute(sql`drop function refuse_delivery()`);
+    }
   });
 
   it("writes the event but no delivery for a merchant without a webhook URL", async () => {
