@@ -158,14 +158,21 @@ function replayOf(status: number, body: unknown): Reply {
   return { status, body: body ?? undefined, headers };
 }
 
-/** Stores the answer, but only while the claim is still ours (`lockedUntil` is the fencing token). */
+/**
+ * Stores the answer, but only while the claim is still ours (`lockedUntil` is the fencing token). A failure
+ * to store must not turn a done operation into an error: the claim then expires with its lease.
+ */
 async function completeKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date, status: number, body: unknown) {
-  const stored = await runtime.database.db
-    .update(idempotencyKeys)
-    .set({ state: "completed", responseStatus: status, responseBody: body, lockedUntil: null })
-    .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)))
-    .returning({ key: idempotencyKeys.key });
-  if (stored.length === 0) runtime.log.warn({ path: scope.path }, "idempotency claim was taken over before the response was stored");
+  try {
+    const stored = await runtime.database.db
+      .update(idempotencyKeys)
+      .set({ state: "completed", responseStatus: status, responseBody: body, lockedUntil: null })
+      .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)))
+      .returning({ key: idempotencyKeys.key });
+    if (stored.length === 0) runtime.log.warn({ path: scope.path }, "idempotency claim was taken over before the response was stored");
+  } catch (error) {
+    runtime.log.warn({ err: error, path: scope.path }, "could not store an idempotent response; its claim will expire");
+  }
 }
 
 /** Frees the key for a retry. A failure here must not mask the handler's own error: the lease frees it later. */
