@@ -152,10 +152,12 @@ async function claimKey(db: Database, scope: KeyScope, digest: string, now: Date
   });
 }
 
-function replayOf(status: number, body: unknown): Reply {
+function replayOf(status: number, stored: unknown): Reply {
   const headers: Record<string, string> = { [REPLAYED_HEADER]: "true" };
   if (status >= 400) headers["content-type"] = PROBLEM_CONTENT_TYPE;
-  return { status, body: body ?? undefined, headers };
+  // Stored as the serialised text (see completeKey), so the replay has the original's key order.
+  const body = typeof stored === "string" ? (JSON.parse(stored) as unknown) : (stored ?? undefined);
+  return { status, body, headers };
 }
 
 /**
@@ -166,7 +168,8 @@ async function completeKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date,
   try {
     const stored = await runtime.database.db
       .update(idempotencyKeys)
-      .set({ state: "completed", responseStatus: status, responseBody: body, lockedUntil: null })
+      // A JSON string inside jsonb: jsonb would otherwise reorder the object's keys.
+      .set({ state: "completed", responseStatus: status, responseBody: body === undefined || body === null ? null : JSON.stringify(body), lockedUntil: null })
       .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)))
       .returning({ key: idempotencyKeys.key });
     if (stored.length === 0) runtime.log.warn({ path: scope.path }, "idempotency claim was taken over before the response was stored");
