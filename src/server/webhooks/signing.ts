@@ -1,0 +1,137 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * Standard Webhooks signatures (https://www.standardwebhooks.com): HMAC-SHA256 over "id.timestamp.body",
+ * sent as `webhook-signature: v1,<base64>`, one entry per valid secret (space-separated), so a receiver
+ * still holding the previous secret keeps verifying during a rotation. Receivers using the official
+ * `standardwebhooks` or `svix` libraries verify these unchanged.
+ */
+
+export const SECRET_PREFIX = "whsec_";
+export const SIGNATURE_VERSION = "v1";
+/** ±5 minutes, as Standard Webhooks recommends. */
+export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+const SECRET_BYTES = 32;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A fresh signing secret: `whsec_` + base64 of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString("base64");
+}
+
+/** The HMAC key inside a `whsec_…` secret; throws on anything else (a bug, never user input). */
+export function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : "";
+  if (encoded === "" || !BASE64.test(encoded)) throw new Error("Malformed webhook secret");
+  return Buffer.from(encoded, "base64");
+}
+
+function hmac(key: Buffer, id: string, timestamp: number, body: string | Buffer): Buffer {
+  return createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest();
+}
+
+export interface SignInput {
+  /** The `webhook-id`: the event id, the same on every retry. */
+  id: string;
+  /** Unix seconds of this attempt (`webhook-timestamp`). */
+  timestamp: number;
+  /** The exact bytes sent as the request body. */
+  body: string | Buffer;
+  /** Current secret first, then any previous one still within its rotation window. */
+  secrets: readonly string[];
+}
+
+/** The `webhook-signature` header value: `v1,<sig>` for each secret, space-separated. */
+export function signPayload({ id, timestamp, body, secrets }: SignInput): string {
+  if (secrets.length === 0) throw new Error("No webhook secret to sign with");
+  return secrets
+    .map((secret) => `${SIGNATURE_VERSION},${hmac(secretKey(secret), id, timestamp, body).toString("base64")}`)
+    .join(" ");
+}
+
+/** The three headers of a signed delivery, as sent and as a receiver reads them. */
+export function signatureHeaders(input: SignInput): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+  return {
+    "webhook-id": input.id,
+    "webhook-timestamp": String(input.timestamp),
+    "webhook-signature": signPayload(input),
+  };
+}
+
+export const VERIFY_REASONS = ["malformed_headers", "timestamp_outside_tolerance", "signature_mismatch"] as const;
+export type VerifyReason = (typeof VERIFY_REASONS)[number];
+
+export interface VerifyInput {
+  payload: string | Buffer;
+  headers: { id?: string | null; timestamp?: string | null; signature?: string | null };
+  secrets: readonly string[];
+  now: Date;
+  toleranceSeconds?: number;
+}
+
+export type VerifyResult =
+  | { valid: true; reason: null; eventId: string; timestamp: Date }
+  | { valid: false; reason: VerifyReason; eventId: string | null; timestamp: Date | null };
+
+const MAX_ID_LENGTH = 255;
+
+/**
+ * Checks a received webhook: well-formed headers, a timestamp within the window (rejects replays of old
+ * captures), and an HMAC matching one of `secrets`, compared in constant time.
+ */
+export function verifySignature(input: VerifyInput): VerifyResult {
+  const id = input.headers.id ?? "";
+  const timestampText = input.headers.timestamp ?? "";
+  const signatureText = input.headers.signature ?? "";
+  const eventId = id === "" ? null : id;
+
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  const wellFormedId = id !== "" && id.length <= MAX_ID_LENGTH && !/[\s\x00-\x1f]/.test(id);
+  const timestampSeconds = /^\d{1,12}$/.test(timestampText) ? Number(timestampText) : null;
+  const candidates = parseSignatureHeader(signatureText);
+  if (!wellFormedId || timestampSeconds === null || candidates === null) {
+    return {
+      valid: false,
+      reason: "malformed_headers",
+      eventId,
+      timestamp: timestampSeconds === null ? null : new Date(timestampSeconds * 1000),
+    };
+  }
+  const timestamp = new Date(timestampSeconds * 1000);
+
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const nowSeconds = Math.floor(input.now.getTime() / 1000);
+  if (Math.abs(nowSeconds - timestampSeconds) > tolerance) {
+    return { valid: false, reason: "timestamp_outside_tolerance", eventId, timestamp };
+  }
+
+  for (const secret of input.secrets) {
+    const expected = hmac(secretKey(secret), id, timestampSeconds, input.payload);
+    for (const candidate of candidates) {
+      if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) {
+        return { valid: true, reason: null, eventId: id, timestamp };
+      }
+    }
+  }
+  return { valid: false, reason: "signature_mismatch", eventId, timestamp };
+}
+
+/**
+ * The decoded `v1` signatures of a `webhook-signature` header; null when the header is not a
+ * space-separated list of `version,base64` entries with at least one `v1`. Other versions
+ * (e.g. `v1a`, asymmetric) are skipped, as the spec asks.
+ */
+function parseSignatureHeader(header: string): Buffer[] | null {
+  const entries = header.trim().split(/ +/);
+  if (header.trim() === "" || entries.length > 20) return null;
+  const signatures: Buffer[] = [];
+  for (const entry of entries) {
+    const comma = entry.indexOf(",");
+    if (comma <= 0) return null;
+    const version = entry.slice(0, comma);
+    const value = entry.slice(comma + 1);
+    if (!BASE64.test(value) || value === "") return null;
+    if (version === SIGNATURE_VERSION) signatures.push(Buffer.from(value, "base64"));
+  }
+  return signatures.length > 0 ? signatures : null;
+}
