@@ -1,0 +1,27 @@
+import type { Runtime } from "@/server/runtime";
+import type { DeliveryDeps } from "./attempt";
+import { startWebhookWorker, type WebhookWorker, type WorkerOptions } from "./worker";
+
+/** The delivery dependencies of a runtime: its database, logger, clock and webhook configuration. */
+export function deliveryDepsFor(runtime: Runtime, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  return {
+    db: runtime.database.db,
+    log: runtime.log.child({ component: "webhook-worker" }),
+    now: runtime.now,
+    schedule: runtime.env.WEBHOOK_RETRY_SCHEDULE,
+    allowPrivateTargets: runtime.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    authSecret: runtime.env.AUTH_SECRET,
+    ...overrides,
+  };
+}
+
+/** Starts a worker on a runtime; it stops (finishing its attempts) before the runtime closes the database. */
+export function startWorkerFor(
+  runtime: Runtime,
+  options: WorkerOptions & { deps?: Partial<DeliveryDeps> } = {},
+): WebhookWorker {
+  const worker = startWebhookWorker(deliveryDepsFor(runtime, options.deps), options);
+  runtime.onClose(() => worker.stop());
+  runtime.log.info({ concurrency: options.concurrency }, "webhook worker started");
+  return worker;
+}

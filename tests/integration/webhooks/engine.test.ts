@@ -1,0 +1,230 @@
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { deliveryAttempts, webhookDeliveries } from "../../../src/server/db/schema";
+import { emitEvent } from "../../../src/server/services/events/emit";
+import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
+import { attemptDelivery, recordAttempt } from "../../../src/server/webhooks/attempt";
+import { claimDueDeliveries } from "../../../src/server/webhooks/claim";
+import { verifySignature } from "../../../src/server/webhooks/signing";
+import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliverDueNow, startWebhookWorker } from "../../../src/server/webhooks/worker";
+import { testClient, type TestClient } from "../../support/client";
+import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
+import { createTestRuntime, type TestRuntime } from "../../support/runtime";
+import { merchantContext } from "./context";
+import { startReceiver, type ReceivedWebhook, type TestReceiver } from "./receiver";
+
+let runtime: TestRuntime;
+let api: TestClient;
+let receiver: TestReceiver;
+let shop: TestMerchant;
+
+// Three attempts a minute apart, then failed; jitter pinned to its centre. Tests move the clock instead of waiting.
+const MINUTE = 60_000;
+const deps = () => deliveryDepsFor(runtime, { random: () => 0.5, schedule: [0, MINUTE, 2 * MINUTE] });
+
+beforeAll(async () => {
+  runtime = await createTestRuntime();
+  api = testClient(runtime);
+  receiver = await startReceiver();
+  shop = await registerTestMerchant(api, { webhookUrl: receiver.url() });
+});
+afterAll(async () => {
+  await receiver.close();
+  await runtime.close();
+});
+beforeEach(async () => {
+  // Each test starts with an empty outbox: leftovers of another test must not be claimed here.
+  await runtime.database.db.delete(webhookDeliveries);
+  receiver.received.length = 0;
+  receiver.respond = (_request, response) => response.writeHead(200).end("ok");
+});
+
+async function emit(data: Record<string, unknown> = { id: "pay_x", amount: "19.99", currency: "EUR" }) {
+  const { event, deliveryId } = await emitEvent({
+    ctx: merchantContext(runtime, shop.merchant.id),
+    input: { type: "payment.confirmed", data, subjectId: "pay_x" },
+  });
+  expect(deliveryId).toMatch(/^whd_/);
+  return { event, deliveryId: deliveryId! };
+}
+
+async function delivery(id: string) {
+  const [row] = await runtime.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  return row!;
+}
+
+async function attempts(id: string) {
+  const rows = await runtime.database.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, id));
+  return rows.sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime());
+}
+
+describe("webhook delivery engine", () => {
+  it("delivers a signed Standard Webhooks request that the official library verifies", async () => {
+    const { event, deliveryId } = await emit();
+    expect(await deliverDueNow(deps())).toBe(1);
+
+    expect(receiver.received).toHaveLength(1);
+    const request = receiver.received[0]!;
+    expect(request.headers["webhook-id"]).toBe(event.id);
+    expect(request.headers["content-type"]).toBe("application/json");
+    const payload = new Webhook(shop.webhookSecret).verify(request.body, request.headers);
+    expect(payload).toEqual({
+      type: "payment.confirmed",
+      timestamp: event.createdAt.toISOString(),
+      data: { id: "pay_x", amount: "19.99", currency: "EUR" },
+    });
+
+    const row = await delivery(deliveryId);
+    expect(row).toMatchObject({ status: "delivered", attemptCount: 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null, leaseExpiresAt: null });
+    expect(row.deliveredAt).toBeInstanceOf(Date);
+    const [attempt] = await attempts(deliveryId);
+    expect(attempt).toMatchObject({ trigger: "scheduled", statusCode: 200, errorClass: null, responseBody: "ok" });
+    expect(attempt!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(attempt!.queuedAt.getTime()).toBeLessThanOrEqual(attempt!.sentAt.getTime());
+    expect(attempt!.responseHeaders).toHaveProperty("date");
+  });
+
+  it("retries on failure with the same webhook-id and body, a fresh timestamp, and records every attempt", async () => {
+    let calls = 0;
+    receiver.respond = (_request, response) => (++calls === 1 ? response.writeHead(500).end("try later") : response.writeHead(204).end());
+    const { deliveryId } = await emit();
+    const before = runtime.now().getTime();
+    await deliverDueNow(deps());
+
+    const afterFirst = await delivery(deliveryId);
+    expect(afterFirst).toMatchObject({ status: "pending", attemptCount: 1, lastStatusCode: 500, lastError: expect.stringContaining("500") });
+    // Second delay of the schedule: a minute (jitter pinned to its centre).
+    expect(afterFirst.nextAttemptAt!.getTime() - before).toBeGreaterThanOrEqual(MINUTE);
+    expect(afterFirst.nextAttemptAt!.getTime() - before).toBeLessThan(MINUTE + 5_000);
+    expect(await deliverDueNow(deps())).toBe(0); // not due yet
+
+    runtime.advanceTime(MINUTE);
+    await deliverDueNow(deps());
+    expect(await delivery(deliveryId)).toMatchObject({ status: "delivered", attemptCount: 2, lastStatusCode: 204, lastError: null });
+    const [first, second] = receiver.received;
+    expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
+    expect(second!.body).toBe(first!.body);
+    expect(Number(second!.headers["webhook-timestamp"])).toBeGreaterThanOrEqual(Number(first!.headers["webhook-timestamp"]));
+    const recorded = await attempts(deliveryId);
+    expect(recorded.map((attempt) => [attempt.statusCode, attempt.errorClass, attempt.responseBody])).toEqual([
+      [500, "http", "try later"],
+      [204, null, ""],
+    ]);
+  });
+
+  it("marks a delivery failed once the schedule is exhausted", async () => {
+    receiver.respond = (_request, response) => response.writeHead(410).end();
+    const { deliveryId } = await emit();
+    for (let i = 0; i < 3; i++) {
+      await deliverDueNow(deps());
+      runtime.advanceTime(2 * MINUTE);
+    }
+    const row = await delivery(deliveryId);
+    expect(row).toMatchObject({ status: "failed", attemptCount: 3, lastStatusCode: 410, nextAttemptAt: null });
+    expect(row.failedAt).toBeInstanceOf(Date);
+    expect(await deliverDueNow(deps())).toBe(0);
+    expect(receiver.received).toHaveLength(3);
+  });
+
+  it("records connection errors by class", async () => {
+    const closed = await startReceiver();
+    const url = closed.url();
+    await closed.close();
+    const { deliveryId } = await emit();
+    await runtime.database.db.update(webhookDeliveries).set({ url }).where(eq(webhookDeliveries.id, deliveryId));
+    await deliverDueNow(deps());
+    const [attempt] = await attempts(deliveryId);
+    expect(attempt).toMatchObject({ statusCode: null, errorClass: "connect" });
+    expect(await delivery(deliveryId)).toMatchObject({ status: "pending", lastStatusCode: null, lastError: expect.stringContaining("ECONNREFUSED") });
+  });
+
+  it("honours Retry-After on 503 within [scheduled delay, 2 × scheduled delay]", async () => {
+    receiver.respond = (_request, response) => response.writeHead(503, { "retry-after": "3600" }).end();
+    const { deliveryId } = await emit();
+    const before = runtime.now().getTime();
+    await deliverDueNow(deps());
+    const row = await delivery(deliveryId);
+    // Asked for an hour; the scheduled minute allows at most two.
+    const delay = row.nextAttemptAt!.getTime() - before;
+    expect(delay).toBeGreaterThanOrEqual(2 * MINUTE);
+    expect(delay).toBeLessThan(2 * MINUTE + 5_000);
+  });
+
+  it("re-attempts a delivery whose worker died mid-attempt once its lease expires, and fences the stale worker", async () => {
+    const { deliveryId } = await emit();
+    const leaseMs = 30_000;
+    // Worker A claims and "dies": it never records anything.
+    const [claimedByA] = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    expect(claimedByA!.id).toBe(deliveryId);
+    expect(await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() })).toEqual([]);
+
+    runtime.advanceTime(leaseMs + 1);
+    const [claimedByB] = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    expect(claimedByB!.id).toBe(deliveryId);
+    expect((await attemptDelivery(deps(), claimedByB!)).result).toBe("delivered");
+
+    // Worker A was only slow, not dead: its late result must not overwrite B's.
+    const late = await recordAttempt(deps(), claimedByA!, {
+      ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "",
+    }, runtime.now());
+    expect(late).toBe("lease_lost");
+    expect(await delivery(deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1 });
+  });
+
+  it("runs several workers over one database and delivers each event exactly once", async () => {
+    const ids = [];
+    for (let i = 0; i < 60; i++) ids.push((await emit({ n: i })).event.id);
+    const started = Date.now();
+    const workers = [1, 2, 3].map(() => startWebhookWorker(deps(), { concurrency: 4, pollIntervalMs: 10 }));
+    const deadline = Date.now() + 20_000;
+    while (receiver.received.length < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all(workers.map((worker) => worker.stop()));
+    console.log(`60 deliveries by 3 workers: ${Date.now() - started} ms`);
+    const counts = receiver.countById();
+    expect(ids.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    expect(receiver.received).toHaveLength(ids.length);
+  });
+
+  it("lets an attempt in flight finish and be recorded when the worker stops", async () => {
+    receiver.respond = (_request, response) => setTimeout(() => response.writeHead(200).end("slow ok"), 300);
+    const { deliveryId } = await emit();
+    const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
+    while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await worker.stop();
+    expect(await delivery(deliveryId)).toMatchObject({ status: "delivered" });
+  });
+
+  it("signs with both secrets for 24 hours after a rotation, then with the new one only", async () => {
+    const ctx = merchantContext(runtime, shop.merchant.id);
+    const { webhookSecret: newSecret } = await rotateWebhookSecret({ ctx });
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(shop.webhookSecret);
+
+    const check = (request: ReceivedWebhook, secret: string) =>
+      verifySignature({
+        payload: request.body,
+        headers: { id: request.headers["webhook-id"], timestamp: request.headers["webhook-timestamp"], signature: request.headers["webhook-signature"] },
+        secrets: [secret],
+        // Earlier tests moved the service's clock ahead: check with that clock rather than the library's.
+        now: runtime.now(),
+      });
+
+    await emit();
+    await deliverDueNow(deps());
+    const during = receiver.received.at(-1)!;
+    expect(during.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(check(during, newSecret)).toMatchObject({ valid: true });
+    expect(check(during, shop.webhookSecret)).toMatchObject({ valid: true });
+
+    runtime.advanceTime(24 * 60 * 60 * 1000 + 1_000);
+    await emit();
+    await deliverDueNow(deps());
+    const after = receiver.received.at(-1)!;
+    expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(check(after, newSecret)).toMatchObject({ valid: true });
+    expect(check(after, shop.webhookSecret)).toMatchObject({ valid: false, reason: "signature_mismatch" });
+    shop = { ...shop, webhookSecret: newSecret };
+  });
+});
