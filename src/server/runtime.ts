@@ -3,6 +3,7 @@ import { getEnv, type Env } from "@/env";
 import { openDatabase } from "@/server/db/open";
 import type { DatabaseHandle } from "@/server/db/types";
 import { createLogger } from "@/server/log";
+import { startBackgroundWork } from "@/server/webhooks/start";
 
 /**
  * Everything a request needs that outlives it: configuration, the database, the logger.
@@ -61,6 +62,7 @@ async function startRuntime(): Promise<Runtime> {
   const database = await openDatabase(env);
   log.info({ database: database.kind }, "database ready (migrations applied)");
   const runtime = createRuntime({ env, database, log });
+  startBackgroundWork(runtime);
   const shutdown = () => {
     runtime.close().finally(() => process.exit(0));
   };

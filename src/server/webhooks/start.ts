@@ -25,3 +25,8 @@ export function startWorkerFor(
   runtime.log.info({ concurrency: options.concurrency }, "webhook worker started");
   return worker;
 }
+
+/** What a web process runs beside requests: the webhook worker, unless WEBHOOK_WORKER=off (separate workers). */
+export function startBackgroundWork(runtime: Runtime): void {
+  if (runtime.env.WEBHOOK_WORKER === "inline") startWorkerFor(runtime);
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run worker`: a webhook delivery worker as its own process. Run any number of them against one
+ * PostgreSQL database (set WEBHOOK_WORKER=off on the web processes, or keep the inline worker too — the
+ * claim query keeps them from delivering one row twice). SIGTERM/SIGINT: stop claiming, finish the
+ * attempts in flight, exit.
+ *
+ * Options: --concurrency <n> (default 8), --poll <duration> (1s), --lease <duration> (60s),
+ * --timeout <duration> total per attempt (15s). Durations as in WEBHOOK_RETRY_SCHEDULE: 500ms, 5s, 1m.
+ */
+import { parseArgs } from "node:util";
+import { getEnv, InvalidEnvironmentError } from "@/env";
+import { parseDuration } from "@/lib/duration";
+import { openDatabase } from "@/server/db/open";
+import { createLogger } from "@/server/log";
+import { createRuntime } from "@/server/runtime";
+import { startWorkerFor } from "@/server/webhooks/start";
+import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      concurrency: { type: "string" },
+      poll: { type: "string" },
+      lease: { type: "string" },
+      timeout: { type: "string" },
+    },
+  });
+  const env = getEnv();
+  if (!env.DATABASE_URL) {
+    // PGlite keeps its data folder to one process: a second one would corrupt it.
+    throw new Error("npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, use the web process's inline worker (WEBHOOK_WORKER=inline).");
+  }
+  const log = createLogger(env.LOG_LEVEL).child({ process: "webhook-worker", pid: process.pid });
+  const database = await openDatabase(env);
+  const runtime = createRuntime({ env, database, log });
+  startWorkerFor(runtime, {
+    concurrency: values.concurrency ? Number(values.concurrency) : WORKER_DEFAULTS.concurrency,
+    pollIntervalMs: values.poll ? parseDuration(values.poll) : WORKER_DEFAULTS.pollIntervalMs,
+    leaseMs: values.lease ? parseDuration(values.lease) : WORKER_DEFAULTS.leaseMs,
+    deps: values.timeout ? { send: { totalTimeoutMs: parseDuration(values.timeout), connectTimeoutMs: Math.min(parseDuration(values.timeout), 5_000) } } : {},
+  });
+  log.info({ database: database.kind }, "worker ready");
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "stopping: finishing attempts in flight");
+    runtime
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof InvalidEnvironmentError || error instanceof Error ? error.message : error);
+  process.exit(1);
+});
