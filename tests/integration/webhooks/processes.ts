@@ -18,7 +18,7 @@ export function spawnTsx(script: string, args: string[], env: Record<string, str
   // would orphan the real process instead of killing it.
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
-    env: { ...TEST_ENV_DEFAULTS, LOG_LEVEL: "info", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    env: { ...TEST_ENV_DEFAULTS, NODE_ENV: "test", LOG_LEVEL: "info", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
