@@ -29,8 +29,8 @@ export type DeliveryResult = "delivered" | "pending" | "failed" | "lease_lost";
 
 /**
  * Makes one attempt of a claimed delivery and records it: the attempt row, and the delivery's next state
- * (`delivered`, `pending` at the next scheduled time, or `failed` once the schedule is exhausted, or
- * at once for a test send).
+ * (`delivered`, `pending` at the next scheduled time, or `failed` once the schedule is exhausted — or at
+ * once for a manual retry or a test send).
  */
 export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
   const [event] = await deps.db
@@ -65,8 +65,12 @@ export async function recordAttempt(
     const retryAfterMs = honoursRetryAfter(outcome.statusCode)
       ? parseRetryAfter(outcome.responseHeaders?.["retry-after"], now)
       : null;
-    // A test send is interactive: its result is the answer, it is not retried on a schedule.
-    const delay = delivery.nextTrigger === "test" ? null : nextRetryDelay({ schedule: deps.schedule, attemptsMade, retryAfterMs, random: deps.random });
+    // Manual retries and test sends are single attempts asked for by a person, who sees the result;
+    // only scheduled attempts follow the retry schedule.
+    const delay =
+      delivery.nextTrigger === "scheduled"
+        ? nextRetryDelay({ schedule: deps.schedule, attemptsMade, retryAfterMs, random: deps.random })
+        : null;
     next = delay === null ? { status: "failed", nextAttemptAt: null } : { status: "pending", nextAttemptAt: new Date(now.getTime() + delay) };
   }
 

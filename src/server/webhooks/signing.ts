@@ -87,7 +87,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
 
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   const wellFormedId = id !== "" && id.length <= MAX_ID_LENGTH && !/[\s\x00-\x1f]/.test(id);
-  const timestampSeconds = /^\d{1,12}$/.test(timestampText) ? Number(timestampText) : null;
+  const timestampSeconds = /^\d{1,10}$/.test(timestampText) ? Number(timestampText) : null;
   const candidates = parseSignatureHeader(signatureText);
   if (!wellFormedId || timestampSeconds === null || candidates === null) {
     return {

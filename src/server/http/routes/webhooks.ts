@@ -1,0 +1,128 @@
+import { getDelivery } from "@/server/services/webhooks/get";
+import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
+import { retryDelivery } from "@/server/services/webhooks/retry";
+import { retryFailedDeliveries } from "@/server/services/webhooks/retry-failed";
+import { sendTestWebhook } from "@/server/services/webhooks/send-test";
+import { verifyWebhook } from "@/server/services/webhooks/verify";
+import {
+  deliveryDetailSchema,
+  deliveryIdParams,
+  deliveryListSchema,
+  deliverySchema,
+  listFailedDeliveriesInput,
+  retryCountSchema,
+  retryFailedDeliveriesInput,
+  sendTestWebhookInput,
+  testWebhookResultSchema,
+  verifyWebhookInput,
+  verifyWebhookResultSchema,
+} from "@/server/services/webhooks/schemas";
+import { defineRoute } from "../route";
+
+const tags = ["Webhooks"];
+
+// GET /api/v1/webhook/failed – the merchant's failed deliveries, newest first
+export const listFailedDeliveriesRoute = defineRoute({
+  operationId: "listFailedWebhookDeliveries",
+  method: "GET",
+  path: "/webhook/failed",
+  summary: "List failed webhook deliveries",
+  description: "Newest first, cursor-paginated; filter by event type (`eventType`, repeatable) and creation time (`since`, `until`).",
+  tags,
+  auth: "api_key",
+  query: listFailedDeliveriesInput,
+  responses: { 200: { description: "A page of failed deliveries.", schema: deliveryListSchema } },
+  errors: ["invalid_cursor"],
+  handler: async ({ ctx, query }) => ({ status: 200, body: await listFailedDeliveries({ ctx, input: query }) }),
+});
+
+// POST /api/v1/webhook/failed/retry – re-queue every failed delivery matching the filters
+export const retryFailedDeliveriesRoute = defineRoute({
+  operationId: "retryFailedWebhookDeliveries",
+  method: "POST",
+  path: "/webhook/failed/retry",
+  summary: "Retry failed deliveries in bulk",
+  description: "Re-queues every failed delivery created in [since, until) of the given event types for one attempt now. `dryRun: true` only counts them.",
+  tags,
+  auth: "api_key",
+  body: retryFailedDeliveriesInput,
+  responses: {
+    200: { description: "Dry run: how many would be re-queued.", schema: retryCountSchema },
+    202: { description: "How many were re-queued.", schema: retryCountSchema },
+  },
+  handler: async ({ ctx, body }) => {
+    const { count, dryRun } = await retryFailedDeliveries({ ctx, input: body });
+    return { status: dryRun ? 200 : 202, body: { count } };
+  },
+});
+
+// GET /api/v1/webhook/{id} – one delivery with all its attempts
+export const getDeliveryRoute = defineRoute({
+  operationId: "getWebhookDelivery",
+  method: "GET",
+  path: "/webhook/{id}",
+  summary: "Get a webhook delivery",
+  description: "The delivery, its payload and every attempt (status code, error class, latency, response headers and the first 16 KiB of the body).",
+  tags,
+  auth: "api_key",
+  params: deliveryIdParams,
+  responses: { 200: { description: "The delivery.", schema: deliveryDetailSchema } },
+  handler: async ({ ctx, params }) => ({ status: 200, body: await getDelivery({ ctx, input: params }) }),
+});
+
+// POST /api/v1/webhook/{id}/retry – re-queue one failed delivery now
+export const retryDeliveryRoute = defineRoute({
+  operationId: "retryWebhookDelivery",
+  method: "POST",
+  path: "/webhook/{id}/retry",
+  summary: "Retry a failed delivery",
+  description: "Re-queues a failed delivery for one attempt now, to the merchant's current webhook URL.",
+  tags,
+  auth: "api_key",
+  params: deliveryIdParams,
+  responses: { 202: { description: "Re-queued.", schema: deliverySchema } },
+  errors: ["delivery_not_failed"],
+  handler: async ({ ctx, params }) => ({ status: 202, body: await retryDelivery({ ctx, input: params }) }),
+});
+
+// POST /api/v1/webhook/test – check a URL and send a signed webhook.test event to it
+export const sendTestWebhookRoute = defineRoute({
+  operationId: "sendTestWebhook",
+  method: "POST",
+  path: "/webhook/test",
+  summary: "Send a test webhook",
+  description:
+    "Checks the URL (given, or the configured one) and, unless `dryRun`, sends a signed `webhook.test` event now. " +
+    "A refused URL answers `usable: false` with the reason, and nothing is sent.",
+  tags,
+  auth: "api_key",
+  body: sendTestWebhookInput,
+  responses: { 200: { description: "What the check and the send found.", schema: testWebhookResultSchema } },
+  handler: async ({ ctx, body }) => ({ status: 200, body: await sendTestWebhook({ ctx, input: body }) }),
+});
+
+// POST /api/v1/webhook/verify – check a received webhook's signature
+export const verifyWebhookRoute = defineRoute({
+  operationId: "verifyWebhook",
+  method: "POST",
+  path: "/webhook/verify",
+  summary: "Verify a received webhook",
+  description:
+    "Checks the raw payload and the webhook-id, webhook-timestamp and webhook-signature headers against the merchant's " +
+    "current and previous secrets, within ±5 minutes. Rate-limited against signature probing.",
+  tags,
+  auth: "api_key",
+  body: verifyWebhookInput,
+  responses: { 200: { description: "Whether the webhook is authentic, and why not.", schema: verifyWebhookResultSchema } },
+  errors: ["rate_limited"],
+  handler: async ({ ctx, body }) => ({ status: 200, body: await verifyWebhook({ ctx, input: body }) }),
+});
+
+export const webhookRoutes = [
+  listFailedDeliveriesRoute,
+  retryFailedDeliveriesRoute,
+  getDeliveryRoute,
+  retryDeliveryRoute,
+  sendTestWebhookRoute,
+  verifyWebhookRoute,
+];

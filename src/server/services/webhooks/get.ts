@@ -1,0 +1,21 @@
+import { and, asc, eq } from "drizzle-orm";
+import { deliveryAttempts } from "@/server/db/schema";
+import { requireMerchantId, type ServiceContext } from "../context";
+import { getDeliveryForMerchant } from "./fetch";
+import { toAttempt, toDelivery } from "./schemas";
+
+/** One delivery with every attempt and the payload it sends. */
+export async function getDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
+  const merchantId = requireMerchantId(ctx);
+  const { delivery, event } = await getDeliveryForMerchant(ctx.db, merchantId, input.id);
+  const attempts = await ctx.db
+    .select()
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.deliveryId, delivery.id), eq(deliveryAttempts.merchantId, merchantId)))
+    .orderBy(asc(deliveryAttempts.sentAt), asc(deliveryAttempts.id));
+  return {
+    ...toDelivery(delivery, event),
+    attempts: attempts.map(toAttempt),
+    payload: { type: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+  };
+}

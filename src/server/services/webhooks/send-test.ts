@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import { newId } from "@/lib/ids";
+import { events, merchants, webhookDeliveries } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import { attemptDelivery } from "@/server/webhooks/attempt";
+import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
+import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
+import { requireMerchantId, type ServiceContext } from "../context";
+import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
+
+const SNIPPET_CHARS = 1_000;
+
+/**
+ * Checks a webhook URL (the given one, or the merchant's) and, unless `dryRun`, sends a signed
+ * `webhook.test` event to it now and reports what came back. The send is recorded as a delivery with
+ * trigger `test`, visible with its attempt like any other; it is not retried on a schedule.
+ */
+export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; input: SendTestWebhookInput }) {
+  const merchantId = requireMerchantId(ctx);
+  const { url: givenUrl, dryRun } = sendTestWebhookInput.parse(input);
+  const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
+
+  const [merchant] = await ctx.db.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));
+  const url = givenUrl ?? merchant?.webhookUrl ?? null;
+  if (url === null) {
+    return { url, usable: false, reason: "no_webhook_url" as const, message: "No URL given and no webhook URL configured.", ...notSent };
+  }
+  const check = await checkWebhookUrl(url, { allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+  if (!check.ok) return { url, usable: false, reason: check.reason, message: check.message, ...notSent };
+  if (dryRun) return { url: check.url, usable: true, reason: null, message: null, ...notSent };
+
+  const now = ctx.now();
+  // Written already claimed (`delivering`, under a lease) so no worker picks it up while this request sends it.
+  const claimed = await withTransaction(ctx.db, async (tx) => {
+    const [event] = await tx
+      .insert(events)
+      .values({
+        id: newId("event"),
+        merchantId,
+        type: "webhook.test",
+        data: { message: "A test webhook from Merchant Payments. No action is needed.", merchantId },
+        createdAt: now,
+      })
+      .returning();
+    const [delivery] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        id: newId("delivery"),
+        merchantId,
+        eventId: event!.id,
+        url: check.url,
+        status: "delivering",
+        nextTrigger: "test",
+        nextAttemptAt: now,
+        leaseExpiresAt: new Date(now.getTime() + WORKER_DEFAULTS.leaseMs),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return delivery!;
+  });
+  const { outcome } = await attemptDelivery(
+    {
+      db: ctx.db,
+      log: ctx.log,
+      now: ctx.now,
+      schedule: ctx.env.WEBHOOK_RETRY_SCHEDULE,
+      allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      authSecret: ctx.env.AUTH_SECRET,
+    },
+    { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! },
+  );
+  return {
+    url: check.url,
+    usable: true,
+    reason: null,
+    message: outcome.ok ? null : outcome.errorMessage,
+    delivered: outcome.ok,
+    statusCode: outcome.statusCode,
+    latencyMs: outcome.latencyMs,
+    errorClass: outcome.errorClass,
+    responseSnippet: outcome.responseBody === null ? null : outcome.responseBody.slice(0, SNIPPET_CHARS),
+    deliveryId: claimed.id,
+  };
+}
