@@ -1,0 +1,29 @@
+/* eslint-disable no-console -- a command-line example: printing is its job */
+/**
+ * Runs the example receiver: `WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver/main.ts`.
+ * Handled events are kept in ./handled-events.jsonl (override with HANDLED_EVENTS_FILE).
+ */
+import { createServer } from "node:http";
+import { createReceiver, HandledEvents } from "./receiver";
+
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret?.startsWith("whsec_")) {
+  console.error("Set WEBHOOK_SECRET to the whsec_… secret shown at registration (or in the dashboard).");
+  process.exit(1);
+}
+const store = new HandledEvents(process.env.HANDLED_EVENTS_FILE ?? "handled-events.jsonl");
+const receive = createReceiver({
+  secret,
+  store,
+  handle: (eventId, event) => {
+    // Your business logic goes here, e.g. mark the order paid on payment.confirmed.
+    console.log(`${event.type} ${eventId}`, JSON.stringify(event.data));
+  },
+});
+const port = Number(process.env.PORT ?? 4000);
+createServer((request, response) => {
+  receive(request, response).catch((error: unknown) => {
+    console.error(error);
+    if (!response.headersSent) response.writeHead(500).end();
+  });
+}).listen(port, () => console.log(`Webhook receiver on http://localhost:${port} (${store.size} events handled so far)`));
