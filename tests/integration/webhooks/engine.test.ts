@@ -187,6 +187,23 @@ describe("webhook delivery engine", () => {
     expect(receiver.received).toHaveLength(ids.length);
   });
 
+  it("keeps at most `concurrency` attempts in flight", async () => {
+    const held: (() => void)[] = [];
+    receiver.respond = (_request, response) => held.push(() => response.writeHead(200).end());
+    for (let i = 0; i < 5; i++) await emit({ n: i });
+    const worker = startWebhookWorker(deps(), { concurrency: 2, pollIntervalMs: 10 });
+    while (receiver.received.length < 2) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200)); // time enough for a third claim, were one allowed
+    expect(receiver.received).toHaveLength(2);
+    // Each answer frees a slot for the next one.
+    while (receiver.received.length < 5 || held.length > 0) {
+      held.shift()?.();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await worker.stop();
+    expect(receiver.received).toHaveLength(5);
+  });
+
   it("lets an attempt in flight finish and be recorded when the worker stops", async () => {
     receiver.respond = (_request, response) => setTimeout(() => response.writeHead(200).end("slow ok"), 300);
     const { deliveryId } = await emit();
