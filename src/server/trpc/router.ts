@@ -3,6 +3,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { healthRouter } from "./routers/health";
 import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
+import { webhooksRouter } from "./routers/webhooks";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
 export const appRouter = createRouter({
@@ -10,6 +11,7 @@ export const appRouter = createRouter({
   merchants: merchantsRouter,
   apiKeys: apiKeysRouter,
   payments: paymentsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

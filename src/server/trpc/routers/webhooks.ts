@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { getDelivery } from "@/server/services/webhooks/get";
+import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
+import { retryDelivery } from "@/server/services/webhooks/retry";
+import { retryFailedDeliveries } from "@/server/services/webhooks/retry-failed";
+import { revealWebhookSecret } from "@/server/services/webhooks/reveal-secret";
+import { rotateWebhookSecret } from "@/server/services/webhooks/rotate-secret";
+import {
+  deliveryIdParams,
+  listFailedDeliveriesInput,
+  retryFailedDeliveriesInput,
+  sendTestWebhookInput,
+} from "@/server/services/webhooks/schemas";
+import { sendTestWebhook } from "@/server/services/webhooks/send-test";
+import { createRouter, merchantProcedure, staffProcedure } from "../init";
+
+/** The dashboard's webhooks page: the same verbs as REST, plus the secret (reveal, rotate) and staff retry. */
+export const webhooksRouter = createRouter({
+  failed: merchantProcedure.input(listFailedDeliveriesInput).query(({ ctx, input }) => listFailedDeliveries({ ctx: ctx.service, input })),
+  delivery: merchantProcedure.input(deliveryIdParams).query(({ ctx, input }) => getDelivery({ ctx: ctx.service, input })),
+  retry: merchantProcedure.input(deliveryIdParams).mutation(({ ctx, input }) => retryDelivery({ ctx: ctx.service, input })),
+  retryFailed: merchantProcedure
+    .input(retryFailedDeliveriesInput)
+    .mutation(({ ctx, input }) => retryFailedDeliveries({ ctx: ctx.service, input })),
+  sendTest: merchantProcedure.input(sendTestWebhookInput).mutation(({ ctx, input }) => sendTestWebhook({ ctx: ctx.service, input })),
+  // Mutations, not queries: each reveal and rotation is audited, and must not be cached or prefetched.
+  revealSecret: merchantProcedure.mutation(({ ctx }) => revealWebhookSecret({ ctx: ctx.service })),
+  rotateSecret: merchantProcedure.mutation(({ ctx }) => rotateWebhookSecret({ ctx: ctx.service })),
+  /** Support staff retrying a merchant's failed delivery on their behalf (audited as the staff user). */
+  staffRetry: staffProcedure
+    .input(z.strictObject({ merchantId: z.string().max(100), id: z.string().max(100) }))
+    .mutation(({ ctx, input }) => retryDelivery({ ctx: ctx.forMerchant(input.merchantId), input: { id: input.id } })),
+  staffDelivery: staffProcedure
+    .input(z.strictObject({ merchantId: z.string().max(100), id: z.string().max(100) }))
+    .query(({ ctx, input }) => getDelivery({ ctx: ctx.forMerchant(input.merchantId), input: { id: input.id } })),
+});
