@@ -363,6 +363,19 @@ describe("POST /webhook/verify", () => {
     }
   });
 
+  it("limits verification to 60 checks a minute per merchant (signature probing), others unaffected", async () => {
+    const prober = await registerTestMerchant(api);
+    const input = { payload: body, headers: signed(generateWebhookSecret()) };
+    const answers = await Promise.all(Array.from({ length: 61 }, () => api.post("/webhook/verify", { key: prober.apiKey, body: input })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.body.code).toBe("rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another merchant still verifies.
+    expect((await api.post("/webhook/verify", { key: other.apiKey, body: input })).status).toBe(200);
+  });
+
   it("never writes a signing secret to the logs", () => {
     const logs = runtime.logs.join("\n");
     for (const secret of [shop.webhookSecret, other.webhookSecret]) expect(logs).not.toContain(secret.slice("whsec_".length));

@@ -1,3 +1,4 @@
+import { requireMerchantId } from "@/server/services/context";
 import { getDelivery } from "@/server/services/webhooks/get";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { retryDelivery } from "@/server/services/webhooks/retry";
@@ -17,6 +18,7 @@ import {
   verifyWebhookInput,
   verifyWebhookResultSchema,
 } from "@/server/services/webhooks/schemas";
+import { limitWebhookVerify } from "@/server/webhooks/verify-limit";
 import { defineRoute } from "../route";
 
 const tags = ["Webhooks"];
@@ -115,7 +117,10 @@ export const verifyWebhookRoute = defineRoute({
   body: verifyWebhookInput,
   responses: { 200: { description: "Whether the webhook is authentic, and why not.", schema: verifyWebhookResultSchema } },
   errors: ["rate_limited"],
-  handler: async ({ ctx, body }) => ({ status: 200, body: await verifyWebhook({ ctx, input: body }) }),
+  handler: async ({ ctx, body, runtime }) => {
+    await limitWebhookVerify(runtime, requireMerchantId(ctx));
+    return { status: 200, body: await verifyWebhook({ ctx, input: body }) };
+  },
 });
 
 export const webhookRoutes = [
