@@ -176,12 +176,10 @@ describe("webhook delivery engine", () => {
   it("runs several workers over one database and delivers each event exactly once", async () => {
     const ids = [];
     for (let i = 0; i < 60; i++) ids.push((await emit({ n: i })).event.id);
-    const started = Date.now();
     const workers = [1, 2, 3].map(() => startWebhookWorker(deps(), { concurrency: 4, pollIntervalMs: 10 }));
     const deadline = Date.now() + 20_000;
     while (receiver.received.length < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(workers.map((worker) => worker.stop()));
-    console.log(`60 deliveries by 3 workers: ${Date.now() - started} ms`);
     const counts = receiver.countById();
     expect(ids.filter((id) => counts.get(id) !== 1)).toEqual([]);
     expect(receiver.received).toHaveLength(ids.length);
