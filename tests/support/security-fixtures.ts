@@ -1,4 +1,5 @@
 import { generateKeyPair, publicJwk } from "../../src/server/keys/fixtures";
+import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
 import type { SecurityContext, SecurityFixture } from "./security-suite";
 
@@ -66,5 +67,30 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "GET /merchant/{id}/stats": {
     kind: "resource",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}/stats` }),
+  },
+  "GET /webhook/failed": {
+    kind: "list",
+    seed: ({ runtime }, merchant) => seedFailedDelivery(runtime.database.db, merchant.merchant.id),
+    request: () => ({ path: "/webhook/failed" }),
+  },
+  "POST /webhook/failed/retry": {
+    kind: "action",
+    request: () => ({ path: "/webhook/failed/retry", body: { dryRun: true } }),
+  },
+  "GET /webhook/{id}": {
+    kind: "resource",
+    request: async ({ runtime, owner }) => ({ path: `/webhook/${await seedFailedDelivery(runtime.database.db, owner.merchant.id)}` }),
+  },
+  "POST /webhook/{id}/retry": {
+    kind: "resource",
+    request: async ({ runtime, owner }) => ({ path: `/webhook/${await seedFailedDelivery(runtime.database.db, owner.merchant.id)}/retry` }),
+  },
+  "POST /webhook/test": {
+    kind: "action",
+    request: () => ({ path: "/webhook/test", body: { dryRun: true } }),
+  },
+  "POST /webhook/verify": {
+    kind: "action",
+    request: () => ({ path: "/webhook/verify", body: { payload: "{}", headers: {} } }),
   },
 };

@@ -27,3 +27,25 @@ export async function seedDueDeliveries(db: Executor, input: { merchantId: strin
   }
   return { eventIds: eventRows.map((event) => event.id), deliveryIds: deliveryRows.map((delivery) => delivery.id) };
 }
+
+/** One failed delivery (of a fresh payment.failed event) for a merchant; returns the delivery id. */
+export async function seedFailedDelivery(db: Executor, merchantId: string): Promise<string> {
+  const now = new Date();
+  const eventId = newId("event");
+  const id = newId("delivery");
+  await db.insert(events).values({ id: eventId, merchantId, type: "payment.failed", data: {}, createdAt: now });
+  await db.insert(webhookDeliveries).values({
+    id,
+    merchantId,
+    eventId,
+    url: "https://hooks.example.com/in",
+    status: "failed",
+    attemptCount: 10,
+    lastStatusCode: 500,
+    lastError: "The endpoint answered HTTP 500.",
+    failedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return id;
+}
