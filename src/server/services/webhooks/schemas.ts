@@ -8,6 +8,7 @@ import {
   type EventRow,
   type WebhookDeliveryRow,
 } from "@/server/db/schema";
+import { listSchema, pageQuery } from "../pagination";
 import { SSRF_REASONS } from "@/server/webhooks/ssrf-guard";
 import { VERIFY_REASONS } from "@/server/webhooks/signing";
 
@@ -24,8 +25,7 @@ const eventTypeList = z
   .pipe(z.array(eventType).max(eventTypes.length));
 
 export const listFailedDeliveriesInput = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  ...pageQuery,
   eventType: eventTypeList.optional(),
   since: isoDate.optional().describe("Deliveries created at or after this time."),
   until: isoDate.optional().describe("Deliveries created before this time."),
@@ -97,11 +97,7 @@ export const deliveryDetailSchema = deliverySchema.extend({
   payload: z.object({ type: eventType, timestamp: z.iso.datetime(), data: z.record(z.string(), z.unknown()) }),
 });
 
-export const deliveryListSchema = z.object({
-  data: z.array(deliverySchema),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+export const deliveryListSchema = listSchema(deliverySchema);
 
 export const retryCountSchema = z.object({ count: z.number().int() });
 
