@@ -119,6 +119,8 @@ describe("GET /webhook/failed and GET /webhook/{id}", () => {
     [{ limit: 101 }, "query.limit"],
     [{ eventType: "payment.unknown" }, "query.eventType"],
     [{ since: "yesterday" }, "query.since"],
+    [{ since: "0000-01-01T00:00:00Z" }, "query.since"],
+    [{ until: "9999-12-31T23:59:59Z" }, "query.until"],
     [{ colour: "blue" }, "query"],
   ])("refuses bad query %o with 400 validation_failed", async (query, path) => {
     const response = await api.get("/webhook/failed", { key: shop.apiKey, query });
