@@ -1,0 +1,29 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { logIn, type LogInState } from "@/app/(auth)/actions";
+import { Field } from "@/components/ui/field";
+
+export function LoginForm({ callbackUrl, notice }: { callbackUrl: string; notice?: string }) {
+  const [state, action, pending] = useActionState<LogInState, FormData>(logIn, {});
+  return (
+    <form action={action} className="form" noValidate>
+      {notice ? <p className="alert alert-warning">{notice}</p> : null}
+      {state.error ? (
+        <p className="alert alert-error" role="alert">
+          {state.error}
+        </p>
+      ) : null}
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <Field id="email" name="email" type="email" label="Email" autoComplete="username" required defaultValue={state.email} />
+      <Field id="password" name="password" type="password" label="Password" autoComplete="current-password" required />
+      <button type="submit" className="btn btn-primary" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+      <p className="muted">
+        New merchant? <Link href="/sign-up">Create an account</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useState } from "react";
+import { CopyButton } from "./copy-button";
+
+const MASK = "••••••••••••••••••••";
+
+/**
+ * A secret shown masked until a deliberate click. Either the value is already here (`value`, e.g. just
+ * created) or it is fetched on reveal (`reveal`), so it is not in the page until asked for.
+ */
+export function SecretValue({
+  label,
+  value,
+  reveal,
+  hint,
+}: {
+  label: string;
+  value?: string;
+  reveal?: () => Promise<string>;
+  hint?: string;
+}) {
+  const [shown, setShown] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  async function show() {
+    setError(null);
+    if (value !== undefined) return setShown(value);
+    if (!reveal) return;
+    setLoading(true);
+    try {
+      setShown(await reveal());
+    } catch (cause) {
+      setError(cause instanceof Error ? cause.message : "Could not reveal the secret.");
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <div className="secret">
+      <span className="visually-hidden">{label}:</span>
+      <code aria-label={shown ? label : `${label} (hidden)`}>{shown ?? (hint ? `${MASK} ${hint}` : MASK)}</code>
+      {shown ? (
+        <>
+          <button type="button" className="btn btn-small" onClick={() => setShown(null)}>
+            Hide
+          </button>
+          <CopyButton value={shown} label={`Copy ${label.toLowerCase()}`} />
+        </>
+      ) : (
+        <button type="button" className="btn btn-small" onClick={show} disabled={loading}>
+          {loading ? "Revealing…" : `Reveal ${label.toLowerCase()}`}
+        </button>
+      )}
+      {error ? <p role="alert" className="field-error">{error}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { users } from "@/server/db/schema";
+import { isUniqueViolation } from "@/server/db/errors";
+import { withTransaction } from "@/server/db/transaction";
+import { hashPassword } from "@/server/auth/passwords";
+import { newId } from "@/lib/ids";
+import { recordAudit } from "../audit/record";
+import type { ServiceContext } from "../context";
+import { fieldErrorsFromZod, ServiceError, ValidationError } from "../errors";
+import { createStaffInput, toSessionUser, type CreateStaffInput } from "./schemas";
+
+/** Creates a support-staff login. Only the operator's script calls this (a system actor): no public sign-up. */
+export async function createStaffUser({ ctx, input }: { ctx: ServiceContext; input: CreateStaffInput }) {
+  if (ctx.actor.type !== "system") throw new ServiceError("forbidden", "Staff accounts are created by an operator.");
+  const parsed = createStaffInput.safeParse(input);
+  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
+  const data = parsed.data;
+  const passwordHash = await hashPassword(data.password);
+  const now = ctx.now();
+  try {
+    return await withTransaction(ctx.db, async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({ id: newId("user"), email: data.email, passwordHash, role: "staff", merchantId: null, name: data.name ?? null, createdAt: now, updatedAt: now })
+        .returning();
+      await recordAudit({
+        ctx: { ...ctx, db: tx },
+        input: { action: "staff.created", targetType: "user", targetId: row!.id, merchantId: null },
+      });
+      return toSessionUser(row!);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ServiceError("email_taken", "An account with this email already exists.");
+    throw error;
+  }
+}
