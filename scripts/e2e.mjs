@@ -21,9 +21,22 @@ if (systemChromium) env.CHROMIUM_PATH = systemChromium;
 else run("node", ["node_modules/@playwright/test/cli.js", "install", "chromium"]);
 
 const dataDir = path.resolve(`.data-e2e-${process.pid}`);
+const staff = { email: "support@e2e.example", password: "e2e staff password 0123" };
 try {
   run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
-  run("node", ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], { E2E_DATA_DIR: dataDir });
+  // Support staff have no sign-up: seed one the operator's way, into the data folder the server will use
+  // (before it starts: one process per embedded database folder).
+  run("node", ["node_modules/tsx/dist/cli.mjs", "scripts/staff-create.ts", "--email", staff.email, "--password", staff.password], {
+    DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
+    LOG_LEVEL: "warn",
+  });
+  run("node", ["node_modules/@playwright/test/cli.js", "test", ...process.argv.slice(2)], {
+    E2E_DATA_DIR: dataDir,
+    E2E_STAFF_EMAIL: staff.email,
+    E2E_STAFF_PASSWORD: staff.password,
+  });
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

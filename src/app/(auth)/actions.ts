@@ -2,8 +2,10 @@
 
 import { AuthError } from "next-auth";
 import { headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { newId } from "@/lib/ids";
 import { signIn } from "@/server/auth/auth";
+import { roleOfIssuedSession } from "@/server/auth/issued-session";
 import { clientIpFromHeaders } from "@/server/auth/request-ip";
 import { consumeSignUpAttempt } from "@/server/auth/sign-up-limit";
 import { getRuntime } from "@/server/runtime";
@@ -20,21 +22,19 @@ export interface LogInState {
   email?: string;
 }
 
-/** Only a path on this site may be a post-login destination. */
-function safeDestination(value: FormDataEntryValue | null): string {
+/** Only a dashboard path of this site may be a post-login destination, and only the signed-in role's own. */
+function safeDestination(value: FormDataEntryValue | null, role: "merchant" | "staff" | null): string {
+  const home = role === "staff" ? "/dashboard/staff" : "/dashboard";
   const text = typeof value === "string" ? value : "";
-  return text.startsWith("/dashboard") && !text.startsWith("//") ? text : "/dashboard";
+  if (!/^\/dashboard(\/[\w\-/]*)?(\?[^#]*)?$/.test(text)) return home;
+  const staffPath = text.startsWith("/dashboard/staff");
+  return staffPath === (role === "staff") ? text : home;
 }
 
 export async function logIn(_previous: LogInState, form: FormData): Promise<LogInState> {
   const email = String(form.get("email") ?? "");
   try {
-    await signIn("credentials", {
-      email,
-      password: String(form.get("password") ?? ""),
-      redirectTo: safeDestination(form.get("callbackUrl")),
-    });
-    return {};
+    await signIn("credentials", { email, password: String(form.get("password") ?? ""), redirect: false });
   } catch (error) {
     if (error instanceof AuthError) {
       const code = (error as AuthError & { code?: string }).code;
@@ -43,8 +43,9 @@ export async function logIn(_previous: LogInState, form: FormData): Promise<LogI
       if (error.type === "CredentialsSignin") return { email, error: "The email or the password is wrong." };
       return { email, error: "Signing in failed. Try again." };
     }
-    throw error; // includes Next's redirect to the destination
+    throw error;
   }
+  redirect(safeDestination(form.get("callbackUrl"), await roleOfIssuedSession()));
 }
 
 export interface SignUpState {

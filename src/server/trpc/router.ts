@@ -4,6 +4,8 @@ import { healthRouter } from "./routers/health";
 import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
 import { webhooksRouter } from "./routers/webhooks";
+import { accountRouter } from "./routers/account";
+import { staffRouter } from "./routers/staff";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
 export const appRouter = createRouter({
@@ -12,6 +14,8 @@ export const appRouter = createRouter({
   apiKeys: apiKeysRouter,
   payments: paymentsRouter,
   webhooks: webhooksRouter,
+  account: accountRouter,
+  staff: staffRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,80 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, screenshot, signIn, signOut, signUpThroughForm, STAFF } from "./helpers";
+
+test("sign-up shows the credentials once, masked until revealed, and signs the merchant in", async ({ page }, testInfo) => {
+  await page.goto("/sign-up");
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "sign-up");
+
+  const merchant = await signUpThroughForm(page);
+  expect(merchant.merchantId).toMatch(/^mer_/);
+  expect(merchant.apiKey).toMatch(/^sk_live_[0-9A-Za-z]{49}$/);
+  expect(merchant.webhookSecret).toMatch(/^whsec_/);
+  await expect(page.getByRole("button", { name: "Copy api key" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "sign-up-credentials");
+
+  await page.getByRole("link", { name: /go to the dashboard/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${merchant.email}`)).toBeVisible();
+});
+
+test("login refuses a wrong password in words, then signs in; sign-out ends the session", async ({ page }, testInfo) => {
+  const merchant = await signUpThroughForm(page);
+  await page.context().clearCookies();
+
+  await page.goto("/dashboard/payments");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fdashboard%2Fpayments/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "login");
+
+  await page.getByLabel("Email").fill(merchant.email);
+  await page.getByLabel("Password").fill("not the right password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator(".alert-error")).toHaveText("The email or the password is wrong.");
+
+  await page.getByLabel("Password").fill(merchant.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payments$/);
+
+  await signOut(page);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("a merchant can never reach the staff console or its data", async ({ page }) => {
+  const merchant = await signUpThroughForm(page);
+  await page.goto("/dashboard");
+  await expect(page.getByText(`Signed in as ${merchant.email}`)).toBeVisible();
+
+  await page.goto("/dashboard/staff");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dashboard/staff/audit");
+  await expect(page).not.toHaveURL(/staff/);
+
+  // The staff API refuses the merchant's session outright.
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.get(`/api/trpc/staff.auditLog?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`, {
+    headers: { origin },
+  });
+  expect(response.status()).toBe(403);
+  expect(JSON.stringify(await response.json())).not.toContain("merchant.registered");
+});
+
+test("staff sign in to the support console, not the merchant pages", async ({ page }, testInfo) => {
+  await signIn(page, STAFF.email, STAFF.password);
+  await expect(page).toHaveURL(/\/dashboard\/staff$/);
+  await page.goto("/dashboard/payments");
+  await expect(page).toHaveURL(/\/dashboard\/staff$/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-search");
+});
+
+test("cross-site POSTs to the dashboard API are refused", async ({ page }) => {
+  await signUpThroughForm(page);
+  const response = await page.request.post("/api/trpc/account.me", {
+    headers: { origin: "https://evil.example", "content-type": "application/json", "sec-fetch-site": "cross-site" },
+    data: {},
+  });
+  expect(response.status()).toBe(403);
+});

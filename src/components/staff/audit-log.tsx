@@ -1,0 +1,102 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Pager } from "@/components/ui/pager";
+import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { formatDateTime } from "@/components/ui/format";
+import { useCursorPages } from "@/components/ui/use-cursor-pages";
+import { useTRPC } from "@/lib/trpc/client";
+
+interface Filters {
+  merchantId?: string;
+  action?: string;
+}
+
+export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) {
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<Filters>({ merchantId: initialMerchantId });
+  const pages = useCursorPages();
+  const query = useQuery(trpc.staff.auditLog.queryOptions({ ...filters, cursor: pages.cursor, limit: 50 }));
+
+  function apply(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: string) => String(form.get(name) ?? "").trim() || undefined;
+    setFilters({ merchantId: value("merchantId"), action: value("action") });
+    pages.reset();
+  }
+
+  return (
+    <>
+      <form className="card form-row" onSubmit={apply} aria-label="Filter the audit log">
+        <div className="field">
+          <label htmlFor="audit-merchant">Merchant id</label>
+          <input id="audit-merchant" name="merchantId" defaultValue={initialMerchantId} placeholder="mer_…" />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-action">Action</label>
+          <input id="audit-action" name="action" placeholder="payment.reconciled" />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Filter
+        </button>
+      </form>
+      {query.isPending ? (
+        <Loading what="the audit log" />
+      ) : query.isError ? (
+        <ErrorMessage error={query.error} what="the audit log" />
+      ) : query.data.data.length === 0 ? (
+        <Empty>No audit entries match these filters.</Empty>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">Audit log entries, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Actor</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Merchant</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.data.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{formatDateTime(entry.createdAt)}</td>
+                    <td>
+                      {entry.actorType}
+                      {entry.actorId ? <code> {entry.actorId}</code> : null}
+                    </td>
+                    <td>
+                      <code>{entry.action}</code>
+                    </td>
+                    <td>{entry.merchantId ? <code>{entry.merchantId}</code> : "—"}</td>
+                    <td>
+                      {entry.targetType}
+                      {entry.targetId ? <code> {entry.targetId}</code> : null}
+                    </td>
+                    <td style={{ whiteSpace: "normal", minWidth: "12rem" }}>
+                      {entry.details ? <code>{JSON.stringify(entry.details)}</code> : "—"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            pageNumber={pages.pageNumber}
+            hasMore={query.data.hasMore}
+            nextCursor={query.data.nextCursor}
+            onNext={pages.next}
+            onPrevious={pages.previous}
+            busy={query.isFetching}
+          />
+        </>
+      )}
+    </>
+  );
+}
