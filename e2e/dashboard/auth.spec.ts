@@ -78,3 +78,43 @@ test("cross-site POSTs to the dashboard API are refused", async ({ page }) => {
   });
   expect(response.status()).toBe(403);
 });
+
+test("works with the keyboard alone: skip link, sign-in form, navigation", async ({ page }) => {
+  const merchant = await signUpThroughForm(page);
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Email")).toBeFocused();
+  await page.keyboard.type(merchant.email);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(merchant.password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Payments", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+});
+
+test("fits a phone's width without sideways scrolling", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signUpThroughForm(page);
+  for (const [path, name] of [
+    ["/dashboard", "phone-overview"],
+    ["/dashboard/payments", "phone-payments"],
+    ["/dashboard/webhooks", "phone-webhooks"],
+    ["/dashboard/settings", "phone-settings"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.locator("h1")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+    await screenshot(page, testInfo, name);
+  }
+});

@@ -38,6 +38,9 @@ export async function expectAccessible(page: Page) {
 /** Signs up through the dashboard's form and reads the once-shown credentials by revealing them. */
 export async function signUpThroughForm(page: Page, name = "E2E Shop"): Promise<SignedUpMerchant> {
   const suffix = randomBytes(4).toString("hex");
+  // Each test merchant signs up from an address of its own, as separate customers would: sign-ups are
+  // limited per client address (X-Forwarded-For, as set by a proxy in front of the app).
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": `10.${randomBytes(3).join(".")}` });
   const email = `owner-${suffix}@e2e.example`;
   const password = `e2e password ${suffix}`;
   await page.goto("/sign-up");

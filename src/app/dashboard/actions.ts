@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { signIn, signOut } from "@/server/auth/auth";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { newId } from "@/lib/ids";
@@ -13,7 +14,6 @@ export async function signOutAction() {
 }
 
 export interface PasswordState {
-  ok?: boolean;
   error?: string;
   fieldErrors?: Record<string, string>;
 }
@@ -45,5 +45,6 @@ export async function changePasswordAction(_previous: PasswordState, form: FormD
     throw error;
   }
   await signIn("credentials", { email: user.email, password: newPassword, redirect: false }).catch(() => undefined);
-  return { ok: true };
+  // A fresh navigation, so the page renders with the re-issued session cookie (not the request's old one).
+  redirect(`${user.role === "staff" ? "/dashboard/staff/account" : "/dashboard/settings"}?password=changed`);
 }

@@ -4,13 +4,13 @@ import { useActionState } from "react";
 import { changePasswordAction, type PasswordState } from "@/app/dashboard/actions";
 import { Field } from "@/components/ui/field";
 
-export function PasswordForm() {
+export function PasswordForm({ changed = false }: { changed?: boolean }) {
   const [state, action, pending] = useActionState<PasswordState, FormData>(changePasswordAction, {});
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="form" aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
-      {state.ok ? (
+      {changed && !state.error ? (
         <p className="alert alert-success" role="status">
           Password changed. Other sessions have been signed out.
         </p>

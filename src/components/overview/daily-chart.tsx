@@ -1,5 +1,6 @@
 "use client";
 
+import { TableWrap } from "@/components/ui/table-wrap";
 import { useState } from "react";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Stats } from "./types";
@@ -32,7 +33,7 @@ export function DailyChart({ stats }: { stats: Stats }) {
           </div>
         ) : null}
       </div>
-      <div className="chart" aria-hidden="true">
+      <div className="chart" role="figure" aria-label="Chart of the daily figures; they are also in the table below">
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#d9dce1" />
@@ -48,7 +49,7 @@ export function DailyChart({ stats }: { stats: Stats }) {
       </div>
       <details>
         <summary>Show the daily figures as a table</summary>
-        <div className="table-wrap">
+        <TableWrap label="Daily figures">
           <table className="table">
             <thead>
               <tr>
@@ -67,7 +68,7 @@ export function DailyChart({ stats }: { stats: Stats }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </section>
   );

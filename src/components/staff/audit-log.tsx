@@ -1,5 +1,6 @@
 "use client";
 
+import { TableWrap } from "@/components/ui/table-wrap";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Pager } from "@/components/ui/pager";
@@ -50,7 +51,7 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
         <Empty>No audit entries match these filters.</Empty>
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap label="Audit log entries">
             <table className="table">
               <caption className="visually-hidden">Audit log entries, newest first</caption>
               <thead>
@@ -86,7 +87,7 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager
             pageNumber={pages.pageNumber}
             hasMore={query.data.hasMore}

@@ -5,6 +5,9 @@ import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
 import { webhooksRouter } from "./routers/webhooks";
 import { accountRouter } from "./routers/account";
+import { eventsRouter } from "./routers/events";
+import { publishedKeysRouter } from "./routers/published-keys";
+import { webhooksRouter } from "./routers/webhooks";
 import { staffRouter } from "./routers/staff";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
@@ -16,6 +19,9 @@ export const appRouter = createRouter({
   webhooks: webhooksRouter,
   account: accountRouter,
   staff: staffRouter,
+  events: eventsRouter,
+  webhooks: webhooksRouter,
+  publishedKeys: publishedKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

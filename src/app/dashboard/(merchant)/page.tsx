@@ -1,11 +1,8 @@
 import type { Metadata } from "next";
+import { Overview } from "@/components/overview/overview";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default function OverviewPage() {
-  return (
-    <div className="page-header">
-      <h1>Overview</h1>
-    </div>
-  );
+  return <Overview />;
 }

@@ -1,11 +1,18 @@
 import type { Metadata } from "next";
+import { PaymentSearch } from "@/components/staff/payment-search";
 
 export const metadata: Metadata = { title: "Payment search" };
 
 export default function StaffSearchPage() {
   return (
-    <div className="page-header">
-      <h1>Payment search</h1>
-    </div>
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Payment search</h1>
+          <p>Across every merchant. Open a payment to reconcile it, or its merchant to see their account read-only.</p>
+        </div>
+      </div>
+      <PaymentSearch />
+    </>
   );
 }

@@ -1,7 +1,25 @@
+import { z } from "zod";
 import { listAuditLog, listAuditLogInput } from "@/server/services/audit/list";
+import { viewMerchantAsStaff, viewMerchantInput } from "@/server/services/staff/view-merchant";
+import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
+import { retryDelivery } from "@/server/services/webhooks/retry";
+import { deliveryIdParams, listFailedDeliveriesInput } from "@/server/services/webhooks/schemas";
 import { createRouter, staffProcedure } from "../init";
 
-/** The support console: every procedure is staff-only, and the verbs audit what staff do. */
+const forMerchant = { merchantId: z.string().min(1).max(64) };
+
+/**
+ * The support console's own procedures (payment search and reconciliation are in `payments.staff`).
+ * Staff-only; acting on one merchant goes through `ctx.forMerchant`, and the verbs audit-log what staff do.
+ */
 export const staffRouter = createRouter({
   auditLog: staffProcedure.input(listAuditLogInput).query(({ ctx, input }) => listAuditLog({ ctx: ctx.service, input })),
+  merchant: staffProcedure.input(viewMerchantInput).query(({ ctx, input }) => viewMerchantAsStaff({ ctx: ctx.service, input })),
+  failedDeliveries: staffProcedure
+    .input(listFailedDeliveriesInput.extend(forMerchant))
+    .query(({ ctx, input: { merchantId, ...query } }) => listFailedDeliveries({ ctx: ctx.forMerchant(merchantId), input: query })),
+  /** Re-queues a merchant's failed delivery on their behalf (audit-logged with the staff member as actor). */
+  retryDelivery: staffProcedure
+    .input(deliveryIdParams.extend(forMerchant))
+    .mutation(({ ctx, input: { merchantId, id } }) => retryDelivery({ ctx: ctx.forMerchant(merchantId), input: { id } })),
 });

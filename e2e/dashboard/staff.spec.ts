@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+import { createPaymentOverRest, expectAccessible, screenshot, signIn, signUpThroughForm, STAFF, uniqueId } from "./helpers";
+
+test("staff find a payment across merchants, reconcile it with a note, and see it in the audit log", async ({ page, request, browser }, testInfo) => {
+  const merchantPage = await browser.newPage();
+  const merchant = await signUpThroughForm(merchantPage, "Reconcile");
+  await merchantPage.close();
+  const reference = uniqueId("ref");
+  const payment = await createPaymentOverRest(request, merchant.apiKey, { externalId: uniqueId("tx"), amount: "250.00", currency: "EUR", reference });
+
+  await signIn(page, STAFF.email, STAFF.password);
+  await expect(page.getByRole("heading", { level: 1, name: "Payment search" })).toBeVisible();
+  await page.getByLabel("Payment id, external id or reference").fill(reference);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("table")).toContainText(merchant.merchantId);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-search-results");
+
+  await page.getByRole("link", { name: payment.id }).click();
+  await expect(page.locator(".details")).toContainText("250.00 EUR");
+  await page.getByLabel("Note").fill("Matched bank statement line 42");
+  await page.getByRole("button", { name: "Mark reconciled" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Marked reconciled." })).toBeVisible();
+  await expect(page.locator(".details")).toContainText("Matched bank statement line 42");
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-payment");
+
+  await page.getByRole("link", { name: merchant.merchantId }).click();
+  await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+  await expect(page.locator(".details").first()).toContainText(merchant.email);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-merchant");
+
+  await page.getByRole("link", { name: "audit log", exact: true }).click();
+  const table = page.getByRole("table");
+  await expect(table).toContainText("payment.reconciled");
+  await expect(table).toContainText("Matched bank statement line 42");
+  await expect(table).toContainText("staff.merchant_viewed");
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-audit");
+
+  // The merchant sees the reconciliation on their own payment.
+  await page.context().clearCookies();
+  await signIn(page, merchant.email, merchant.password);
+  await page.goto(`/dashboard/payments/${payment.id}`);
+  await expect(page.locator(".details")).not.toContainText("Reconciled—");
+  await expect(page.locator(".details")).toContainText(/Reconciled\s*20\d\d-/);
+});

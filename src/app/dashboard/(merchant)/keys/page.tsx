@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { ApiKeysCard } from "@/components/keys/api-keys-card";
+import { PublishedKeysCard } from "@/components/keys/published-keys-card";
+import { getDashboardSession } from "@/server/auth/current-session";
+
+export const metadata: Metadata = { title: "Keys" };
+
+export default async function KeysPage() {
+  const user = await getDashboardSession();
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Keys</h1>
+          <p>Secret API keys for your servers, and the public keys you publish.</p>
+        </div>
+      </div>
+      <ApiKeysCard />
+      <PublishedKeysCard merchantId={user?.merchantId ?? ""} />
+    </>
+  );
+}

@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { MerchantView } from "@/components/staff/merchant-view";
+
+export const metadata: Metadata = { title: "Merchant (support)" };
+
+export default async function StaffMerchantPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return <MerchantView merchantId={id} />;
+}

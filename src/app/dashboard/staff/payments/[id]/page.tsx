@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { StaffPayment } from "@/components/staff/staff-payment";
+
+export const metadata: Metadata = { title: "Payment (support)" };
+
+export default async function StaffPaymentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return <StaffPayment id={id} />;
+}

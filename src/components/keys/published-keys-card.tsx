@@ -1,0 +1,142 @@
+"use client";
+
+import { TableWrap } from "@/components/ui/table-wrap";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { StatusBadge } from "@/components/ui/badge";
+import { formatDate } from "@/components/ui/format";
+import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+/** Public keys the merchant publishes in its directory (JWKS); history kept, private material refused. */
+export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [published, setPublished] = useState<string | null>(null);
+  const list = useQuery(trpc.publishedKeys.list.queryOptions({ limit: 50 }));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.publishedKeys.pathKey() });
+  const publish = useMutation(
+    trpc.publishedKeys.publish.mutationOptions({
+      onSuccess: async (result) => {
+        setPublished(`Published ${result.data.map((key) => key.kid).join(", ")}.`);
+        await refresh();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.publishedKeys.revoke.mutationOptions({ onSuccess: refresh }));
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPublished(null);
+    const form = new FormData(event.currentTarget);
+    const text = String(form.get("key") ?? "").trim();
+    const use = form.get("use") === "enc" ? "enc" : "sig";
+    const kid = String(form.get("kid") ?? "").trim() || undefined;
+    const label = String(form.get("label") ?? "").trim() || undefined;
+    let entry: { pem?: string; jwk?: Record<string, unknown> };
+    if (text.startsWith("{")) {
+      try {
+        entry = { jwk: JSON.parse(text) as Record<string, unknown> };
+      } catch {
+        publish.reset();
+        setPublished("That JWK is not valid JSON.");
+        return;
+      }
+    } else entry = { pem: text };
+    publish.mutate({ keys: [{ ...entry, use, kid, label }] });
+  }
+
+  return (
+    <section className="card" aria-labelledby="published-heading">
+      <h2 id="published-heading">Published public keys</h2>
+      <p className="muted">
+        Served as a JWK Set at <code>/api/v1/directory/{merchantId}</code>. Only public keys: anything containing private material is refused
+        and not stored.
+      </p>
+      <form className="form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="pk-key">Public key (PEM or JWK)</label>
+          <textarea id="pk-key" name="key" required rows={5} placeholder={"-----BEGIN PUBLIC KEY-----\n…"} />
+        </div>
+        <div className="form-row">
+          <div className="field">
+            <label htmlFor="pk-use">Use</label>
+            <select id="pk-use" name="use" defaultValue="sig">
+              <option value="sig">Signing (sig)</option>
+              <option value="enc">Encryption (enc)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="pk-kid">Key id (optional)</label>
+            <input id="pk-kid" name="kid" placeholder="thumbprint by default" />
+          </div>
+          <div className="field">
+            <label htmlFor="pk-label">Label (optional)</label>
+            <input id="pk-label" name="label" />
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={publish.isPending}>
+            {publish.isPending ? "Publishing…" : "Publish"}
+          </button>
+        </div>
+        {published ? <p role="status">{published}</p> : null}
+        {publish.error || revoke.error ? (
+          <p className="alert alert-error" role="alert">
+            {(publish.error ?? revoke.error)!.message}
+          </p>
+        ) : null}
+      </form>
+      {list.isPending ? (
+        <Loading what="published keys" />
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} what="published keys" />
+      ) : list.data.data.length === 0 ? (
+        <Empty>No public keys published.</Empty>
+      ) : (
+        <TableWrap label="Published keys">
+          <table className="table">
+            <caption className="visually-hidden">Published keys with their history, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key id</th>
+                <th scope="col">Use</th>
+                <th scope="col">Type</th>
+                <th scope="col">Label</th>
+                <th scope="col">Status</th>
+                <th scope="col">Published</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((key) => (
+                <tr key={key.id}>
+                  <td>
+                    <code>{key.kid}</code>
+                  </td>
+                  <td>{key.use}</td>
+                  <td>
+                    {key.jwk.kty}
+                    {key.jwk.crv ? ` ${key.jwk.crv}` : ""}
+                  </td>
+                  <td>{key.label ?? "—"}</td>
+                  <td>
+                    <StatusBadge status={key.status} />
+                  </td>
+                  <td>{formatDate(key.createdAt)}</td>
+                  <td>
+                    {key.status === "active" ? (
+                      <button type="button" className="btn btn-small btn-danger" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
+                        Revoke
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { StatusBadge } from "@/components/ui/badge";
+import { formatDateTime } from "@/components/ui/format";
+import type { PaymentView } from "./types";
+
+export function PaymentDetails({ payment }: { payment: PaymentView }) {
+  const rows: [string, React.ReactNode][] = [
+    ["Payment id", <code key="id">{payment.id}</code>],
+    ...(payment.merchantId ? ([["Merchant", <code key="m">{payment.merchantId}</code>]] as [string, React.ReactNode][]) : []),
+    ["External id", payment.externalId],
+    ["Amount", `${payment.amount} ${payment.currency}`],
+    ["Status", <StatusBadge key="s" status={payment.status} />],
+    ["Reference", payment.reference ?? "—"],
+    ["Invoice", payment.invoiceId ?? "—"],
+    ["Method", payment.method ?? "—"],
+    ["Network", payment.network ?? "—"],
+    ["Occurred", formatDateTime(payment.occurredAt)],
+    ["Confirmed", formatDateTime(payment.confirmedAt)],
+    ["Failed", formatDateTime(payment.failedAt)],
+    ["Reconciled", formatDateTime(payment.reconciledAt)],
+    ...(payment.reconciliationNote ? ([["Reconciliation note", payment.reconciliationNote]] as [string, React.ReactNode][]) : []),
+    ["Created", formatDateTime(payment.createdAt)],
+    ["Updated", formatDateTime(payment.updatedAt)],
+  ];
+  return (
+    <section className="card" aria-labelledby="payment-heading">
+      <h2 id="payment-heading">Payment</h2>
+      <dl className="details">
+        {rows.map(([label, value]) => (
+          <div key={label} style={{ display: "contents" }}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>Metadata</h3>
+      {Object.keys(payment.metadata).length === 0 ? (
+        <p className="muted">No metadata.</p>
+      ) : (
+        <pre className="code">{JSON.stringify(payment.metadata, null, 2)}</pre>
+      )}
+    </section>
+  );
+}

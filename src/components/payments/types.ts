@@ -1,0 +1,32 @@
+/** The Payment as the dashboard shows it (DESIGN §8; timestamps ISO 8601 UTC strings). */
+export interface PaymentView {
+  id: string;
+  externalId: string;
+  amount: string;
+  currency: string;
+  status: string;
+  reference: string | null;
+  invoiceId: string | null;
+  method: string | null;
+  network: string | null;
+  metadata: Record<string, unknown>;
+  occurredAt: string | null;
+  confirmedAt: string | null;
+  failedAt: string | null;
+  reconciledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Staff views only. */
+  merchantId?: string;
+  reconciliationNote?: string | null;
+  reconciledBy?: string | null;
+}
+
+export interface PaymentFilters {
+  status?: "pending" | "confirmed" | "failed";
+  currency?: string;
+  reference?: string;
+  externalId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}

@@ -1,0 +1,69 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Field } from "@/components/ui/field";
+import { ErrorMessage, Loading } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+export function ProfileForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const profile = useQuery(trpc.merchants.profile.queryOptions());
+  const [saved, setSaved] = useState(false);
+  const update = useMutation(
+    trpc.merchants.update.mutationOptions({
+      onSuccess: async () => {
+        setSaved(true);
+        await queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() });
+      },
+    }),
+  );
+  const fieldErrors = Object.fromEntries(
+    ((update.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors ?? []).map((error) => [
+      error.path.split(".").pop(),
+      error.message,
+    ]),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const form = new FormData(event.currentTarget);
+    const website = String(form.get("website") ?? "").trim();
+    update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null });
+  }
+
+  if (profile.isPending) return <Loading what="your profile" />;
+  if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" />;
+  return (
+    <form className="form" onSubmit={submit} aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <dl className="details">
+        <dt>Merchant id</dt>
+        <dd>
+          <code>{profile.data.id}</code>
+        </dd>
+        <dt>Email</dt>
+        <dd>{profile.data.email}</dd>
+      </dl>
+      <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
+      <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save profile"}
+        </button>
+      </div>
+      {saved ? (
+        <p className="alert alert-success" role="status">
+          Profile saved.
+        </p>
+      ) : null}
+      {update.error ? (
+        <p className="alert alert-error" role="alert">
+          {update.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { statsWindow, StatsView, WindowSelect } from "@/components/overview/overview";
+import { PaymentsTable } from "@/components/payments/payments-table";
+import { formatDateTime } from "@/components/ui/format";
+import { Pager } from "@/components/ui/pager";
+import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { useCursorPages } from "@/components/ui/use-cursor-pages";
+import { useTRPC } from "@/lib/trpc/client";
+import { StaffFailedDeliveries } from "./staff-failed-deliveries";
+
+/** One merchant, read-only, for support staff: profile, statistics, payments, failed deliveries. */
+export function MerchantView({ merchantId }: { merchantId: string }) {
+  const trpc = useTRPC();
+  const [days, setDays] = useState(30);
+  const pages = useCursorPages();
+  const profile = useQuery(trpc.staff.merchant.queryOptions({ merchantId }, { retry: false }));
+  const stats = useQuery({
+    ...trpc.payments.staff.stats.queryOptions({ merchantId, ...statsWindow(days) }, { enabled: profile.isSuccess }),
+    placeholderData: keepPreviousData,
+  });
+  const payments = useQuery({
+    ...trpc.payments.staff.list.queryOptions({ merchantId, cursor: pages.cursor, limit: 20 }, { enabled: profile.isSuccess }),
+    placeholderData: keepPreviousData,
+  });
+
+  if (profile.isPending) return <Loading what="the merchant" />;
+  if (profile.isError) return <ErrorMessage error={profile.error} what="the merchant" />;
+  const merchant = profile.data;
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>{merchant.name}</h1>
+          <p>
+            <code>{merchant.id}</code> · read-only · <Link href={`/dashboard/staff/audit?merchantId=${merchant.id}`}>audit log</Link>
+          </p>
+        </div>
+        <WindowSelect days={days} onChange={setDays} />
+      </div>
+      <section className="card" aria-labelledby="profile-heading">
+        <h2 id="profile-heading">Profile</h2>
+        <dl className="details">
+          <dt>Email</dt>
+          <dd>{merchant.email}</dd>
+          <dt>Status</dt>
+          <dd>{merchant.status}</dd>
+          <dt>Website</dt>
+          <dd>{merchant.website ?? "—"}</dd>
+          <dt>Webhook URL</dt>
+          <dd>{merchant.webhookUrl ?? "none"}</dd>
+          <dt>Subscribed events</dt>
+          <dd>{merchant.webhookEvents.join(", ") || "none"}</dd>
+          <dt>Created</dt>
+          <dd>{formatDateTime(merchant.createdAt)}</dd>
+        </dl>
+      </section>
+      {stats.isPending ? <Loading what="statistics" /> : stats.isError ? <ErrorMessage error={stats.error} what="statistics" /> : <StatsView stats={stats.data} />}
+      <section className="card" aria-labelledby="merchant-payments-heading">
+        <h2 id="merchant-payments-heading">Payments</h2>
+        {payments.isPending ? (
+          <Loading what="payments" />
+        ) : payments.isError ? (
+          <ErrorMessage error={payments.error} what="payments" />
+        ) : payments.data.data.length === 0 ? (
+          <Empty>This merchant has no payments.</Empty>
+        ) : (
+          <>
+            <PaymentsTable
+              payments={payments.data.data}
+              detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
+              caption={`Payments of ${merchant.name}`}
+            />
+            <Pager
+              pageNumber={pages.pageNumber}
+              hasMore={payments.data.hasMore}
+              nextCursor={payments.data.nextCursor}
+              onNext={pages.next}
+              onPrevious={pages.previous}
+              busy={payments.isFetching}
+            />
+          </>
+        )}
+      </section>
+      <StaffFailedDeliveries merchantId={merchant.id} />
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
+import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+/** A merchant's failed deliveries, for support staff to retry on the merchant's behalf (audit-logged). */
+export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState<string | null>(null);
+  const query = useQuery(trpc.staff.failedDeliveries.queryOptions({ merchantId, limit: 50 }));
+  const retry = useMutation(
+    trpc.staff.retryDelivery.mutationOptions({
+      onSuccess: async (delivery) => {
+        setNotice(`Delivery ${delivery.id} is queued for another attempt now.`);
+        await queryClient.invalidateQueries({ queryKey: trpc.staff.failedDeliveries.queryKey() });
+      },
+    }),
+  );
+  return (
+    <section className="card" aria-labelledby="staff-failed-heading">
+      <h2 id="staff-failed-heading">Failed webhook deliveries</h2>
+      {notice ? (
+        <p className="alert alert-success" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {retry.error ? (
+        <p className="alert alert-error" role="alert">
+          Could not retry: {retry.error.message}
+        </p>
+      ) : null}
+      {query.isPending ? (
+        <Loading what="failed deliveries" />
+      ) : query.isError ? (
+        <ErrorMessage error={query.error} what="failed deliveries" />
+      ) : query.data.data.length === 0 ? (
+        <Empty>This merchant has no failed deliveries.</Empty>
+      ) : (
+        <DeliveriesTable
+          deliveries={query.data.data}
+          onRetry={(id) => retry.mutate({ merchantId, id })}
+          retrying={retry.isPending ? retry.variables?.id : null}
+          caption="Failed webhook deliveries of this merchant"
+        />
+      )}
+    </section>
+  );
+}

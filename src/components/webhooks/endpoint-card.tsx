@@ -1,0 +1,86 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorMessage, Loading } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+const EVENT_TYPES = ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"] as const;
+type EventType = (typeof EVENT_TYPES)[number];
+
+/** Where webhooks go and which events are sent. */
+export function EndpointCard() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const profile = useQuery(trpc.merchants.profile.queryOptions());
+  const [saved, setSaved] = useState(false);
+  const update = useMutation(
+    trpc.merchants.update.mutationOptions({
+      onSuccess: async () => {
+        setSaved(true);
+        await queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() });
+      },
+    }),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const form = new FormData(event.currentTarget);
+    const url = String(form.get("webhookUrl") ?? "").trim();
+    const events = EVENT_TYPES.filter((type) => form.get(`event-${type}`) === "on");
+    update.mutate({ webhookUrl: url || null, webhookEvents: events as EventType[] });
+  }
+
+  if (profile.isPending) return <Loading what="the webhook endpoint" />;
+  if (profile.isError) return <ErrorMessage error={profile.error} what="the webhook endpoint" />;
+  const fieldError = (update.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors?.find((error) =>
+    error.path.endsWith("webhookUrl"),
+  );
+  return (
+    <section className="card" aria-labelledby="endpoint-heading">
+      <h2 id="endpoint-heading">Endpoint</h2>
+      <form className="form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="webhook-url">Webhook URL</label>
+          <input
+            id="webhook-url"
+            name="webhookUrl"
+            type="url"
+            defaultValue={profile.data.webhookUrl ?? ""}
+            placeholder="https://shop.example/webhooks"
+            aria-describedby="webhook-url-hint"
+            aria-invalid={fieldError ? true : undefined}
+          />
+          <p id="webhook-url-hint" className="field-hint">
+            HTTPS, reachable from the internet (private and loopback addresses are refused). Leave empty to stop sending.
+          </p>
+        </div>
+        <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend className="label">Events sent</legend>
+          {EVENT_TYPES.map((type) => (
+            <label key={type} className="checkbox">
+              <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
+              <code>{type}</code>
+            </label>
+          ))}
+        </fieldset>
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+            {update.isPending ? "Saving…" : "Save endpoint"}
+          </button>
+        </div>
+        {saved ? (
+          <p className="alert alert-success" role="status">
+            Saved.
+          </p>
+        ) : null}
+        {update.error ? (
+          <p className="alert alert-error" role="alert">
+            {fieldError ? `Webhook URL ${fieldError.message}` : update.error.message}
+          </p>
+        ) : null}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Pager } from "@/components/ui/pager";
+import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { useCursorPages } from "@/components/ui/use-cursor-pages";
+import { useTRPC } from "@/lib/trpc/client";
+import { DeliveriesTable } from "./deliveries-table";
+import { RetryAll } from "./retry-all";
+
+/** The merchant's failed deliveries, newest first: retry one, or all of them after seeing how many. */
+export function FailedDeliveries() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pages = useCursorPages();
+  const [notice, setNotice] = useState<string | null>(null);
+  const query = useQuery({ ...trpc.webhooks.failed.queryOptions({ cursor: pages.cursor, limit: 20 }), placeholderData: keepPreviousData });
+  const retry = useMutation(
+    trpc.webhooks.retry.mutationOptions({
+      onSuccess: async (delivery) => {
+        setNotice(`Delivery ${delivery.id} is queued for another attempt now.`);
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+      },
+    }),
+  );
+
+  return (
+    <section className="card" aria-labelledby="failed-heading">
+      <div className="page-header" style={{ marginBottom: "0.75rem" }}>
+        <h2 id="failed-heading">Failed deliveries</h2>
+        <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} />
+      </div>
+      {notice ? (
+        <p className="alert alert-success" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {retry.error ? (
+        <p className="alert alert-error" role="alert">
+          Could not retry: {retry.error.message}
+        </p>
+      ) : null}
+      {query.isPending ? (
+        <Loading what="failed deliveries" />
+      ) : query.isError ? (
+        <ErrorMessage error={query.error} what="failed deliveries" />
+      ) : query.data.data.length === 0 ? (
+        <Empty>No failed deliveries. Deliveries that exhaust their retries appear here.</Empty>
+      ) : (
+        <>
+          <DeliveriesTable
+            deliveries={query.data.data}
+            detailHref={(id) => `/dashboard/webhooks/deliveries/${id}`}
+            onRetry={(id) => retry.mutate({ id })}
+            retrying={retry.isPending ? retry.variables?.id : null}
+            caption="Failed webhook deliveries, newest first"
+          />
+          <Pager
+            pageNumber={pages.pageNumber}
+            hasMore={query.data.hasMore}
+            nextCursor={query.data.nextCursor}
+            onNext={pages.next}
+            onPrevious={pages.previous}
+            busy={query.isFetching}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/lib/trpc/client";
+
+/** Retry every failed delivery, in two steps: count them (dry run), then confirm that number. */
+export function RetryAll({ onDone }: { onDone: (count: number) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [counted, setCounted] = useState<number | null>(null);
+  const count = useMutation(trpc.webhooks.retryFailed.mutationOptions({ onSuccess: (result) => setCounted(result.count) }));
+  const retry = useMutation(
+    trpc.webhooks.retryFailed.mutationOptions({
+      onSuccess: async (result) => {
+        setCounted(null);
+        onDone(result.count);
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+      },
+    }),
+  );
+  const error = count.error ?? retry.error;
+
+  return (
+    <div className="form-row" aria-live="polite">
+      {counted === null ? (
+        <button type="button" className="btn" disabled={count.isPending} onClick={() => count.mutate({ dryRun: true })}>
+          {count.isPending ? "Counting…" : "Retry all…"}
+        </button>
+      ) : counted === 0 ? (
+        <>
+          <span>There are no failed deliveries to retry.</span>
+          <button type="button" className="btn btn-small" onClick={() => setCounted(null)}>
+            OK
+          </button>
+        </>
+      ) : (
+        <>
+          <span>
+            {counted} failed deliver{counted === 1 ? "y" : "ies"} will be attempted again.
+          </span>
+          <button type="button" className="btn btn-primary" disabled={retry.isPending} onClick={() => retry.mutate({ dryRun: false })}>
+            {retry.isPending ? "Queuing…" : `Retry ${counted}`}
+          </button>
+          <button type="button" className="btn" onClick={() => setCounted(null)}>
+            Cancel
+          </button>
+        </>
+      )}
+      {error ? (
+        <span className="field-error" role="alert">
+          {error.message}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { recordAudit } from "../audit/record";
+import { requireStaff, type ServiceContext } from "../context";
+import { fieldErrorsFromZod, ValidationError } from "../errors";
+import { getMerchant } from "../merchants/get";
+
+export const viewMerchantInput = z.strictObject({ merchantId: z.string().min(1).max(64) });
+
+/** Support staff open one merchant's profile, read-only. The look is audit-logged like any staff action. */
+export async function viewMerchantAsStaff({ ctx, input }: { ctx: ServiceContext; input: { merchantId: string } }) {
+  const staff = requireStaff(ctx);
+  const parsed = viewMerchantInput.safeParse(input);
+  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
+  const { merchantId } = parsed.data;
+  const merchantCtx: ServiceContext = { ...ctx, actor: { type: "staff", userId: staff.userId, merchantId } };
+  const merchant = await getMerchant({ ctx: merchantCtx, input: { id: merchantId } });
+  await recordAudit({
+    ctx: merchantCtx,
+    input: { action: "staff.merchant_viewed", targetType: "merchant", targetId: merchantId, merchantId },
+  });
+  return merchant;
+}
