@@ -64,7 +64,7 @@ export async function signUp(_previous: SignUpState, form: FormData): Promise<Si
   const password = String(form.get("password") ?? "");
   const requestHeaders = await headers();
   const runtime = await getRuntime();
-  const ip = clientIpFromHeaders(requestHeaders);
+  const ip = clientIpFromHeaders(requestHeaders, runtime.env.TRUSTED_PROXY_HOPS);
   const ctx = createServiceContext(runtime, { type: "anonymous", ip }, newId("request"));
   const input = { name: values.name, email: values.email, password, website: values.website || undefined };
   const checked = registerMerchantInput.safeParse(input);
@@ -73,7 +73,7 @@ export async function signUp(_previous: SignUpState, form: FormData): Promise<Si
     return { values, error: "Some fields need attention.", fieldErrors };
   }
   try {
-    await consumeSignUpAttempt(ip);
+    await consumeSignUpAttempt(runtime, ip);
     // The same verb as POST /api/v1/merchant/register.
     const result = await registerMerchant({ ctx, input });
     // Sign the new merchant in; if that fails they can still sign in by hand: the keys must be shown either way.

@@ -36,7 +36,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       Credentials({
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, request) {
-          const ctx = await serviceContext({ type: "anonymous", ip: clientIp(request) });
+          const runtime = await getRuntime();
+          const ip = clientIp(request, runtime.env.TRUSTED_PROXY_HOPS);
+          const ctx = createServiceContext(runtime, { type: "anonymous", ip }, newId("request"));
           try {
             const { user, stamp } = await authenticateUser({
               ctx,

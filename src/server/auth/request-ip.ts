@@ -1,5 +1,9 @@
-/** Best-effort client address from request headers: the first X-Forwarded-For hop set by the proxy in front. */
-export function clientIpFromHeaders(headers: Headers): string {
-  const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return first || headers.get("x-real-ip") || "unknown";
+import { clientIp } from "@/server/http/query";
+
+/**
+ * The client address of a server action's request, read the way the REST pipeline reads it (the entry
+ * TRUSTED_PROXY_HOPS from the right of X-Forwarded-For), so per-address limits agree across both.
+ */
+export function clientIpFromHeaders(headers: Headers, trustedHops: number): string {
+  return clientIp(new Request("http://dashboard.invalid/", { headers }), trustedHops);
 }

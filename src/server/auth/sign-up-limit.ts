@@ -1,14 +1,13 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { RateLimitedError } from "@/server/services/errors";
+import { rateLimitsFor } from "@/server/http/rate-limit";
+import { registerMerchantRoute } from "@/server/http/routes/merchants";
+import type { Runtime } from "@/server/runtime";
 
-/** Dashboard sign-ups per client address: 10 an hour, like the REST register endpoint's stricter limit. */
-const limiter = new RateLimiterMemory({ keyPrefix: "dashboard_sign_up", points: 10, duration: 60 * 60 });
-
-export async function consumeSignUpAttempt(address: string): Promise<void> {
-  try {
-    await limiter.consume(address);
-  } catch (error) {
-    if (error instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
-    throw error;
-  }
+/**
+ * Dashboard sign-ups count against the same per-address limit as `POST /merchant/register` (the same named
+ * counters, in memory or Redis): the form is no way around the API's limit. Throws a 429 RateLimitedError.
+ */
+export async function consumeSignUpAttempt(runtime: Runtime, address: string): Promise<void> {
+  const policy = registerMerchantRoute.rateLimit;
+  if (!policy) return;
+  await rateLimitsFor(runtime).consume([{ policy, subject: address }]);
 }
