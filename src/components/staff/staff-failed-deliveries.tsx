@@ -13,7 +13,7 @@ export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
   const [notice, setNotice] = useState<string | null>(null);
   const query = useQuery(trpc.staff.failedDeliveries.queryOptions({ merchantId, limit: 50 }));
   const retry = useMutation(
-    trpc.staff.retryDelivery.mutationOptions({
+    trpc.webhooks.staffRetry.mutationOptions({
       onSuccess: async (delivery) => {
         setNotice(`Delivery ${delivery.id} is queued for another attempt now.`);
         await queryClient.invalidateQueries({ queryKey: trpc.staff.failedDeliveries.queryKey() });

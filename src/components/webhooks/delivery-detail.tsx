@@ -15,7 +15,7 @@ export function DeliveryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [curlShown, setCurlShown] = useState(false);
-  const query = useQuery(trpc.webhooks.get.queryOptions({ id }, { retry: false, refetchInterval: (q) => (q.state.data?.status === "pending" || q.state.data?.status === "delivering" ? 1000 : false) }));
+  const query = useQuery(trpc.webhooks.delivery.queryOptions({ id }, { retry: false, refetchInterval: (q) => (q.state.data?.status === "pending" || q.state.data?.status === "delivering" ? 1000 : false) }));
   const curl = useQuery(trpc.webhooks.curl.queryOptions({ id }, { enabled: curlShown, staleTime: 0, gcTime: 0 }));
   const retry = useMutation(
     trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }),

@@ -7,7 +7,6 @@ import { webhooksRouter } from "./routers/webhooks";
 import { accountRouter } from "./routers/account";
 import { eventsRouter } from "./routers/events";
 import { publishedKeysRouter } from "./routers/published-keys";
-import { webhooksRouter } from "./routers/webhooks";
 import { staffRouter } from "./routers/staff";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
@@ -20,7 +19,6 @@ export const appRouter = createRouter({
   account: accountRouter,
   staff: staffRouter,
   events: eventsRouter,
-  webhooks: webhooksRouter,
   publishedKeys: publishedKeysRouter,
 });
 

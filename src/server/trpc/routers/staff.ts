@@ -2,14 +2,14 @@ import { z } from "zod";
 import { listAuditLog, listAuditLogInput } from "@/server/services/audit/list";
 import { viewMerchantAsStaff, viewMerchantInput } from "@/server/services/staff/view-merchant";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
-import { retryDelivery } from "@/server/services/webhooks/retry";
-import { deliveryIdParams, listFailedDeliveriesInput } from "@/server/services/webhooks/schemas";
+import { listFailedDeliveriesInput } from "@/server/services/webhooks/schemas";
 import { createRouter, staffProcedure } from "../init";
 
 const forMerchant = { merchantId: z.string().min(1).max(64) };
 
 /**
- * The support console's own procedures (payment search and reconciliation are in `payments.staff`).
+ * The support console's own procedures (payment search and reconciliation are in `payments.staff`, the
+ * retry of a merchant's delivery in `webhooks.staffRetry`).
  * Staff-only; acting on one merchant goes through `ctx.forMerchant`, and the verbs audit-log what staff do.
  */
 export const staffRouter = createRouter({
@@ -18,8 +18,4 @@ export const staffRouter = createRouter({
   failedDeliveries: staffProcedure
     .input(listFailedDeliveriesInput.extend(forMerchant))
     .query(({ ctx, input: { merchantId, ...query } }) => listFailedDeliveries({ ctx: ctx.forMerchant(merchantId), input: query })),
-  /** Re-queues a merchant's failed delivery on their behalf (audit-logged with the staff member as actor). */
-  retryDelivery: staffProcedure
-    .input(deliveryIdParams.extend(forMerchant))
-    .mutation(({ ctx, input: { merchantId, id } }) => retryDelivery({ ctx: ctx.forMerchant(merchantId), input: { id } })),
 });
