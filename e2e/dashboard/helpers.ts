@@ -62,6 +62,7 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/dashboard/);
 }
 
 export async function signOut(page: Page) {
