@@ -42,8 +42,8 @@ export function DailyChart({ stats }: { stats: Stats }) {
             {selected ? <YAxis yAxisId="volume" orientation="right" tick={{ fontSize: 12 }} /> : null}
             <Tooltip formatter={(value, name, item) => (name === "volume" ? `${item.payload.exact} ${selected}` : value)} />
             <Legend />
-            <Bar yAxisId="count" dataKey="count" name="Payments" fill="#3b4fd8" />
-            {selected ? <Line yAxisId="volume" dataKey="volume" name={`Confirmed ${selected}`} stroke="#067647" dot={false} /> : null}
+            <Bar yAxisId="count" dataKey="count" name="Payments" fill="#3b4fd8" isAnimationActive={false} />
+            {selected ? <Line yAxisId="volume" dataKey="volume" name={`Confirmed ${selected}`} stroke="#067647" dot={false} isAnimationActive={false} /> : null}
           </ComposedChart>
         </ResponsiveContainer>
       </div>

@@ -46,7 +46,9 @@ export function StatCards({ stats }: { stats: Stats }) {
                 <dt>{item.currency}</dt>
                 <dd>
                   {item.amount}
-                  <small>{item.count} payments</small>
+                  <small>
+                    {item.count} payment{item.count === 1 ? "" : "s"}
+                  </small>
                 </dd>
               </div>
             ))}
