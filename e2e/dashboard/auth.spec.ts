@@ -58,7 +58,9 @@ test("a merchant can never reach the staff console or its data", async ({ page }
     headers: { origin },
   });
   expect(response.status()).toBe(403);
-  expect(JSON.stringify(await response.json())).not.toContain("merchant.registered");
+  const body = await response.text();
+  expect(body).toContain("Support staff only.");
+  expect(body).not.toContain("merchant.registered");
 });
 
 test("staff sign in to the support console, not the merchant pages", async ({ page }, testInfo) => {
@@ -68,6 +70,11 @@ test("staff sign in to the support console, not the merchant pages", async ({ pa
   await expect(page).toHaveURL(/\/dashboard\/staff$/);
   await expectAccessible(page);
   await screenshot(page, testInfo, "staff-search");
+
+  await page.getByRole("link", { name: "Account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "staff-account");
 });
 
 test("cross-site POSTs to the dashboard API are refused", async ({ page }) => {

@@ -1,17 +1,21 @@
 /**
- * CSRF defence for cookie-authenticated POSTs (tRPC mutations, CSV export): the browser's `Origin`
- * (or `Sec-Fetch-Site`) must say the request comes from this site. The session cookie is SameSite=Lax
- * as well; this check does not depend on that.
+ * CSRF defence for the cookie-authenticated endpoints (tRPC, CSV export), on top of the SameSite=Lax cookie.
+ * A state-changing request must show it comes from this site: `Sec-Fetch-Site: same-origin`, or an `Origin`
+ * naming this host. A GET is refused only when the browser says it comes from elsewhere (a cross-site link or
+ * form), since same-origin GETs carry no `Origin`; some tRPC queries write audit rows (staff searches).
  */
-export function isSameOriginRequest(request: Request): boolean {
+export function isCrossSiteRequest(request: Request): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
-  if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
+  if (request.method === "GET" || request.method === "HEAD") {
+    return fetchSite !== null && fetchSite !== "same-origin" && fetchSite !== "none";
+  }
+  if (fetchSite) return fetchSite !== "same-origin";
   const origin = request.headers.get("origin");
-  if (!origin) return false;
+  if (!origin) return true;
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   try {
-    return new URL(origin).host === host;
+    return new URL(origin).host !== host;
   } catch {
-    return false;
+    return true;
   }
 }

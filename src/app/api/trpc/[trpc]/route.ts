@@ -1,14 +1,14 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDashboardSession } from "@/server/auth/current-session";
-import { isSameOriginRequest } from "@/server/auth/same-origin";
+import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
 import { createTrpcContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 
 // /api/trpc/* – the dashboard's API (session cookie auth), a thin adapter over the service layer.
 async function handler(request: Request) {
-  // Mutations ride on the session cookie: refuse them from other sites (CSRF).
-  if (request.method !== "GET" && !isSameOriginRequest(request)) {
+  // The session cookie authenticates these: refuse requests made from other sites (CSRF).
+  if (isCrossSiteRequest(request)) {
     return Response.json({ error: "Cross-site requests are refused." }, { status: 403 });
   }
   const runtime = await getRuntime();
