@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createPaymentOverRest, expectAccessible, screenshot, signIn, signUpThroughForm, STAFF, uniqueId } from "./helpers";
+import { startReceiver } from "./receiver";
 
 test("staff find a payment across merchants, reconcile it with a note, and see it in the audit log", async ({ page, request, browser }, testInfo) => {
   const merchantPage = await browser.newPage();
@@ -44,4 +45,42 @@ test("staff find a payment across merchants, reconcile it with a note, and see i
   await signIn(page, merchant.email, merchant.password);
   await page.goto(`/dashboard/payments/${payment.id}`);
   await expect(page.locator(".details")).toContainText(/Reconciled\s*20\d\d-/);
+});
+
+test("staff retry a merchant's failed delivery on their behalf", async ({ page, request, browser }, testInfo) => {
+  const receiver = await startReceiver();
+  try {
+    const merchantPage = await browser.newPage();
+    const merchant = await signUpThroughForm(merchantPage, "Retry");
+    await merchantPage.close();
+    const update = await request.put(`/api/v1/merchant/${merchant.merchantId}`, {
+      headers: { authorization: `Bearer ${merchant.apiKey}` },
+      data: { webhookUrl: receiver.url },
+    });
+    expect(update.status(), await update.text()).toBe(200);
+    await createPaymentOverRest(request, merchant.apiKey, { externalId: uniqueId("tx"), amount: "7.00", currency: "USD" });
+
+    await signIn(page, STAFF.email, STAFF.password);
+    await page.goto(`/dashboard/staff/merchants/${merchant.merchantId}`);
+    const failed = page.getByRole("region", { name: "Failed webhook deliveries" });
+    await expect(async () => {
+      await page.reload();
+      await expect(failed.getByRole("button", { name: /Retry delivery/ })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+
+    receiver.answer(200);
+    await failed.getByRole("button", { name: /Retry delivery/ }).click();
+    await expect(failed.getByRole("status")).toContainText("queued for another attempt");
+    await expect(async () => {
+      await page.reload();
+      await expect(failed).toContainText("This merchant has no failed deliveries.", { timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
+    expect(receiver.received.at(-1)!.headers["webhook-id"]).toMatch(/^evt_/);
+    await screenshot(page, testInfo, "staff-merchant-after-retry");
+
+    await page.goto(`/dashboard/staff/audit?merchantId=${merchant.merchantId}`);
+    await expect(page.getByRole("table")).toContainText("webhook_delivery.retried");
+  } finally {
+    await receiver.close();
+  }
 });
