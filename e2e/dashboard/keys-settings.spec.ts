@@ -1,0 +1,34 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, screenshot, signUpThroughForm } from "./helpers";
+
+test("keys and settings pages: create and revoke a key, change the password", async ({ page }, testInfo) => {
+  const merchant = await signUpThroughForm(page);
+  await page.goto("/dashboard/keys");
+  await expect(page.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
+  await page.getByLabel("Name (optional)").fill("CI server");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByRole("button", { name: "Reveal new api key" }).click();
+  const key = (await page.locator(".alert-warning code").textContent())!.trim();
+  expect(key).toMatch(/^sk_live_/);
+  expect(key).not.toBe(merchant.apiKey);
+  await expect(page.getByRole("table", { name: /API keys/ })).toContainText("CI server");
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "keys");
+
+  await page.getByRole("button", { name: `Revoke key …${key.slice(-4)}` }).click();
+  await page.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(page.getByRole("table", { name: /API keys/ }).locator("tr", { hasText: "CI server" })).toContainText("revoked");
+
+  await page.goto("/dashboard/settings");
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "settings");
+  await page.getByLabel("Current password").fill(merchant.password);
+  await page.getByLabel("New password", { exact: true }).fill("a brand new e2e password");
+  await page.getByLabel("Repeat the new password").fill("a brand new e2e password");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Password changed." })).toBeVisible();
+  // This session was re-issued and still works.
+  await page.goto("/dashboard/settings");
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+});
