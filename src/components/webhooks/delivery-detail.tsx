@@ -16,7 +16,7 @@ export function DeliveryDetail({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const [curlShown, setCurlShown] = useState(false);
   const query = useQuery(trpc.webhooks.delivery.queryOptions({ id }, { retry: false, refetchInterval: (q) => (q.state.data?.status === "pending" || q.state.data?.status === "delivering" ? 1000 : false) }));
-  const curl = useQuery(trpc.webhooks.curl.queryOptions({ id }, { enabled: curlShown, staleTime: 0, gcTime: 0 }));
+  const curl = useQuery(trpc.deliveries.curl.queryOptions({ id }, { enabled: curlShown, staleTime: 0, gcTime: 0 }));
   const retry = useMutation(
     trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }),
   );

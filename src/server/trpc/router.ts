@@ -5,6 +5,7 @@ import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
 import { webhooksRouter } from "./routers/webhooks";
 import { accountRouter } from "./routers/account";
+import { deliveriesRouter } from "./routers/deliveries";
 import { eventsRouter } from "./routers/events";
 import { publishedKeysRouter } from "./routers/published-keys";
 import { staffRouter } from "./routers/staff";
@@ -19,6 +20,7 @@ export const appRouter = createRouter({
   account: accountRouter,
   staff: staffRouter,
   events: eventsRouter,
+  deliveries: deliveriesRouter,
   publishedKeys: publishedKeysRouter,
 });
 
