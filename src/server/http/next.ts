@@ -6,6 +6,15 @@ import { HTTP_METHODS, type AnyRoute, type HttpMethod } from "./route";
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
+// Which declaration each exported handler serves: the contract test imports every route file and reads
+// this back, so "a route file without a declaration" and "a declaration without a route file" both show.
+const servedRoutes = new WeakMap<NextHandler, AnyRoute>();
+
+/** The route declaration a `route.ts` export serves, or undefined for a 405 stub or a foreign function. */
+export function servedRoute(handler: unknown): AnyRoute | undefined {
+  return typeof handler === "function" ? servedRoutes.get(handler as NextHandler) : undefined;
+}
+
 /**
  * The exports of one `route.ts` file: a handler for each declared method, and a 405 problem with `Allow`
  * for every other method, so a wrong method answers in the same problem+json shape as everything else.
@@ -15,13 +24,17 @@ export function routeHandlers(...routes: AnyRoute[]): Record<HttpMethod, NextHan
   const handlers = {} as Record<HttpMethod, NextHandler>;
   for (const method of HTTP_METHODS) {
     const route = routes.find((candidate) => candidate.method === method);
-    handlers[method] = route
-      ? async (request, context) => {
-          const runtime = await getRuntimeOrNull();
-          if (!runtime) return unavailable();
-          return handleRoute(runtime, route, request, await context.params);
-        }
-      : async () => methodNotAllowed(allow);
+    if (route) {
+      const handler: NextHandler = async (request, context) => {
+        const runtime = await getRuntimeOrNull();
+        if (!runtime) return unavailable();
+        return handleRoute(runtime, route, request, await context.params);
+      };
+      servedRoutes.set(handler, route);
+      handlers[method] = handler;
+    } else {
+      handlers[method] = async () => methodNotAllowed(allow);
+    }
   }
   return handlers;
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
 import type { RateLimitPolicy } from "./rate-limit";
+import type { ErrorCode } from "@/server/services/error-codes";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -50,10 +51,15 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
-  /** Successful responses by status, with the schema of their JSON body (none for empty bodies). */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** A valid request body, shown in the OpenAPI document (a contract test parses it with `body`). */
+  bodyExample?: B extends z.ZodType ? z.input<B> : never;
+  /**
+   * Successful responses by status, with the schema of their JSON body (none for empty bodies) and
+   * optionally an example of it (documented; a contract test parses it with `schema`).
+   */
+  responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;
   /** Error codes this route can answer with, beyond the ones every route can (documented in OpenAPI). */
-  errors?: readonly string[];
+  errors?: readonly ErrorCode[];
   /**
    * Idempotency-Key handling when this is a POST by a merchant (docs/idempotency.md). Default
    * `{ store: "final" }`: 2xx answers and final 4xx answers are kept 24 h and replayed. `"success"`: only

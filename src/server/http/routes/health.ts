@@ -12,7 +12,7 @@ export const health = defineRoute({
   summary: "Liveness: the process answers",
   tags: ["Health"],
   auth: "none",
-  responses: { 200: { description: "The process is up.", schema: healthSchema } },
+  responses: { 200: { description: "The process is up.", schema: healthSchema, example: { status: "ok" } } },
   handler: async () => ({ status: 200, body: { status: "ok" } }),
 });
 
@@ -24,7 +24,7 @@ export const healthReady = defineRoute({
   summary: "Readiness: the database answers",
   tags: ["Health"],
   auth: "none",
-  responses: { 200: { description: "Ready to serve.", schema: healthSchema } },
+  responses: { 200: { description: "Ready to serve.", schema: healthSchema, example: { status: "ready" } } },
   errors: ["service_unavailable"],
   handler: async ({ ctx }) => ({ status: 200, body: await checkReadiness({ ctx }) }),
 });

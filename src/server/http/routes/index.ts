@@ -4,11 +4,13 @@ import { merchantRoutes } from "./merchants";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { webhookRoutes } from "./webhooks";
+import { openApiRoute } from "@/server/openapi/route";
 
 /** Every REST route. The OpenAPI document, the security suite and the contract tests all read this list. */
 export const routes: readonly AnyRoute[] = [
   health,
   healthReady,
+  openApiRoute,
   ...merchantRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,

@@ -26,7 +26,34 @@ export const registerMerchantRoute = defineRoute({
   // Sign-ups are cheap to script and each costs an argon2 hash: 10 an hour per IP is plenty for people.
   rateLimit: { name: "register", by: "ip", limit: 10, windowSeconds: 3600 },
   body: registerMerchantInput,
-  responses: { 201: { description: "The merchant and its credentials.", schema: registerMerchantResult } },
+  bodyExample: {
+    name: "Acme Coffee",
+    email: "owner@acme.example",
+    password: "correct horse battery staple",
+    website: "https://acme.example",
+    webhookUrl: "https://acme.example/webhooks/payments",
+  },
+  responses: {
+    201: {
+      description: "The merchant and its credentials.",
+      schema: registerMerchantResult,
+      example: {
+        merchant: {
+          id: "mer_01JD7Z8X0M4E5T6Y7U8I9O0P1Q",
+          name: "Acme Coffee",
+          email: "owner@acme.example",
+          website: "https://acme.example",
+          webhookUrl: "https://acme.example/webhooks/payments",
+          webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
+          status: "active",
+          createdAt: "2026-11-22T12:00:00.000Z",
+          updatedAt: "2026-11-22T12:00:00.000Z",
+        },
+        apiKey: "sk_live_4eC39HqLyjWDarjtT1zdp7dc9bQ2Xk5mRvNw8sTuYz3Ab1Cd2Ef",
+        webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      },
+    },
+  },
   errors: ["email_taken", "rate_limited", "webhook_url_rejected"],
   handler: async ({ ctx, body }) => ({ status: 201, body: await registerMerchant({ ctx, input: body }) }),
 });

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { eventTypes, type EventType } from "@/server/db/schema";
+
+/** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
+export const webhookHeadersSchema = z.object({
+  "webhook-id": z
+    .string()
+    .describe("The event id (`evt_…`), the same on every retry: drop an id you have already processed.")
+    .meta({ example: "evt_01JD7Z8X0M4E5T6Y7U8I9O0P1Q" }),
+  "webhook-timestamp": z
+    .string()
+    .regex(/^\d+$/)
+    .describe("Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock.")
+    .meta({ example: "1763812800" }),
+  "webhook-signature": z
+    .string()
+    .describe(
+      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with your `whsec_…` secret (two while a ' +
+        "secret is rotated), and `v1a,<base64 Ed25519>` when signed with the service key. Verify with the " +
+        "standardwebhooks or svix libraries over the raw body.",
+    )
+    .meta({ example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=" }),
+});
+
+export interface EventDocumentation {
+  summary: string;
+  description: string;
+  /** The schema of the body's `data`. */
+  data: z.ZodType;
+  /** A `data` value for the example body; the contract test parses it with `data`. */
+  example: unknown;
+}
+
+const looseData = z.record(z.string(), z.unknown());
+
+/**
+ * Every event type, documented: a Record over EventType, so adding a type without documenting it does not
+ * compile. Bodies are `{type, timestamp, data}` (src/server/webhooks/payload.ts).
+ */
+export const eventDocumentation: Record<EventType, EventDocumentation> = {
+  "payment.pending": {
+    summary: "A payment was recorded as pending",
+    description: "Sent when `POST /payment/confirm` records a new payment with status `pending`.",
+    data: looseData,
+    example: {},
+  },
+  "payment.confirmed": {
+    summary: "A payment was confirmed",
+    description: "Sent when a payment is recorded as confirmed, or moves from `pending` to `confirmed`.",
+    data: looseData,
+    example: {},
+  },
+  "payment.failed": {
+    summary: "A payment failed",
+    description: "Sent when a payment is recorded as failed, or moves from `pending` to `failed`.",
+    data: looseData,
+    example: {},
+  },
+  "keys.published": {
+    summary: "Public keys were published",
+    description: "Sent when `POST /merchant/keys/publish` publishes new keys (and retires the ones they replace).",
+    data: looseData,
+    example: {},
+  },
+  "webhook.test": {
+    summary: "A test event",
+    description: "Sent by `POST /webhook/test` (without `dryRun`) to check that your endpoint receives and verifies.",
+    data: looseData,
+    example: {},
+  },
+};
+
+const EXAMPLE_TIMESTAMP = "2026-11-22T12:00:00.000Z";
+
+/** The body of one event type: `{type, timestamp, data}`. */
+export function eventBodySchema(type: EventType) {
+  return z.object({
+    type: z.literal(type),
+    timestamp: z.iso.datetime().describe("When the event happened (ISO 8601 UTC); the same on every retry."),
+    data: eventDocumentation[type].data,
+  });
+}
+
+export function eventBodyExample(type: EventType) {
+  return { type, timestamp: EXAMPLE_TIMESTAMP, data: eventDocumentation[type].example };
+}
+
+export { eventTypes };
