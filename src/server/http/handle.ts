@@ -7,6 +7,7 @@ import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } fro
 import { authenticateApiKey } from "./authenticate";
 import { readJsonBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
+import { guardInput } from "./input-guard";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp, queryObject } from "./query";
 import { ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
@@ -81,6 +82,8 @@ async function authenticate(runtime: Runtime, limits: RateLimits, request: Reque
 
 function parseInput(where: string, schema: z.ZodType | undefined, value: unknown): never {
   if (!schema) return undefined as never;
+  const refused = guardInput(where, value);
+  if (refused.length > 0) throw new ValidationError(refused);
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(fieldErrorsFromZod(where, result.error.issues));
   return result.data as never;

@@ -1,0 +1,84 @@
+import type { AnyRoute } from "../../src/server/http/route";
+import { queryKeys, type FuzzContext, type FuzzRequest } from "./fuzz-requests";
+import { CONTENT_TYPES, NASTY_PATH_SEGMENTS, RAW_BODIES, RAW_QUERY_PIECES } from "./fuzz-values";
+
+const WRONG_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  true,
+  "",
+  "\u0000",
+  "a\ud800",
+  "x".repeat(70_000),
+  [],
+  {},
+  [[[[[[[[[[["deep"]]]]]]]]]]],
+  { nested: { object: { where: "a string belongs" } } },
+];
+
+const BAD_QUERY_VALUES = ["", "abc", "-1", "0", "101", "1e309", "1.5", "\u0000", "\ud800", "🙂", "x".repeat(10_240)];
+
+/**
+ * The fixed part of the fuzzer: every hostile case in the lists, once, on top of a valid request, so each
+ * route meets each of them whatever the random part draws.
+ */
+export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
+  const example = route.bodyExample ?? (route.body ? {} : undefined);
+  const base: FuzzRequest = {
+    method: route.method,
+    path: route.path.replace(/\{\w+\}/g, ctx.knownIds[0]!),
+    query: "",
+    headers: { authorization: `Bearer ${ctx.apiKey}`, "content-type": "application/json", "x-forwarded-for": "192.0.2.1" },
+    ...(example !== undefined ? { body: JSON.stringify(example) } : {}),
+  };
+  const cases: FuzzRequest[] = [base];
+  const withBody = (body: string | Uint8Array, contentType?: string) => {
+    const headers = { ...base.headers };
+    if (contentType === undefined) delete (headers as Record<string, string>)["content-type"];
+    else headers["content-type"] = contentType;
+    return { ...base, headers, body };
+  };
+
+  const firstParam = /\{\w+\}/.exec(route.path)?.[0];
+  if (firstParam) {
+    for (const segment of NASTY_PATH_SEGMENTS) cases.push({ ...base, path: route.path.replace(firstParam, segment).replace(/\{\w+\}/g, ctx.knownIds[0]!) });
+  }
+
+  for (const piece of RAW_QUERY_PIECES) cases.push({ ...base, query: piece });
+  for (const key of queryKeys(route)) {
+    for (const value of BAD_QUERY_VALUES) cases.push({ ...base, query: new URLSearchParams([[key, value]]).toString() });
+    cases.push({ ...base, query: `${key}=1&${key}=2&${key}=3` });
+  }
+
+  if (route.auth === "api_key") {
+    for (const authorization of [undefined, "Bearer", "Basic eDp5", `Bearer ${ctx.apiKey}x`, "Bearer " + "A".repeat(10_000)]) {
+      const headers = { ...base.headers } as Record<string, string>;
+      if (authorization === undefined) delete headers.authorization;
+      else headers.authorization = authorization;
+      cases.push({ ...base, headers });
+    }
+  }
+
+  if (route.body) {
+    const body = JSON.stringify(example);
+    for (const contentType of CONTENT_TYPES) cases.push(withBody(body, contentType));
+    for (const raw of RAW_BODIES) cases.push(withBody(raw, "application/json"));
+    cases.push(withBody(JSON.stringify({ filler: "x".repeat(70_000) }), "application/json"));
+    cases.push({ ...withBody(JSON.stringify({ filler: "x".repeat(70_000) }), "application/json"), headers: { ...base.headers, "content-length": "100" } });
+    cases.push({ ...withBody(body, "application/json"), headers: { ...base.headers, "content-length": "99999999" } });
+    cases.push(withBody("[".repeat(30_000) + "]".repeat(30_000), "application/json"));
+    if (example && typeof example === "object" && !Array.isArray(example)) {
+      for (const field of Object.keys(example)) {
+        const { [field]: _removed, ...without } = example as Record<string, unknown>;
+        cases.push(withBody(JSON.stringify(without), "application/json"));
+        for (const wrong of WRONG_VALUES) cases.push(withBody(JSON.stringify({ ...example, [field]: wrong }), "application/json"));
+        // The last duplicate key wins in JSON.parse: this replaces the field with 20,000 nested arrays.
+        cases.push(withBody(JSON.stringify(example).replace(/\}$/, `,"${field}":${"[".repeat(20_000)}${"]".repeat(20_000)}}`), "application/json"));
+      }
+      cases.push(withBody(JSON.stringify({ ...example, unexpectedField: "surprise" }), "application/json"));
+    }
+  }
+  return cases;
+}
