@@ -2,6 +2,7 @@ import { OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig, type RouteCo
 import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
 import { ERROR_CODES, type ErrorCode } from "@/server/services/error-codes";
+import { EXAMPLE_IDS } from "./examples";
 import { documentedErrorCodes, problemExample, problemSchema } from "./problem";
 import { eventBodyExample, eventBodySchema, eventDocumentation, eventTypes, webhookHeadersSchema } from "./webhooks";
 
@@ -26,7 +27,7 @@ export function generateOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDoc
   });
   registry.registerComponent("headers", "RequestId", {
     description: "Identifies this request in our logs; quote it to support.",
-    schema: { type: "string", examples: ["req_01JD7Z8X0M4E5T6Y7U8I9O0P1Q"] },
+    schema: { type: "string", examples: [EXAMPLE_IDS.request] },
   });
   registry.registerComponent("schemas", "Problem", jsonSchemaOf(problemSchema));
 

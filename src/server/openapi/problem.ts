@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
 import { problemBody, type Problem } from "@/server/http/problem";
 import { ERROR_CODES, type ErrorCode } from "@/server/services/error-codes";
+import { EXAMPLE_IDS } from "./examples";
 
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
@@ -46,5 +47,5 @@ export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
 /** What a caller receives for `code`: the example shown in the document. */
 export function problemExample(code: ErrorCode): Problem {
   const errors = code === "validation_failed" ? [{ path: "body.amount", message: "must be a decimal string" }] : undefined;
-  return problemBody(code, `${ERROR_CODES[code].title}. See /docs/errors#${code}.`, "req_01JD7Z8X0M4E5T6Y7U8I9O0P1Q", errors);
+  return problemBody(code, `${ERROR_CODES[code].title}. See /docs/errors#${code}.`, EXAMPLE_IDS.request, errors);
 }

@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { eventTypes, type EventType } from "@/server/db/schema";
+import { EXAMPLE_IDS, EXAMPLE_TIME, EXAMPLE_UNIX_TIME } from "./examples";
 
 /** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
 export const webhookHeadersSchema = z.object({
   "webhook-id": z
     .string()
     .describe("The event id (`evt_…`), the same on every retry: drop an id you have already processed.")
-    .meta({ example: "evt_01JD7Z8X0M4E5T6Y7U8I9O0P1Q" }),
+    .meta({ example: EXAMPLE_IDS.event }),
   "webhook-timestamp": z
     .string()
     .regex(/^\d+$/)
     .describe("Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock.")
-    .meta({ example: "1763812800" }),
+    .meta({ example: EXAMPLE_UNIX_TIME }),
   "webhook-signature": z
     .string()
     .describe(
@@ -70,8 +71,6 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
   },
 };
 
-const EXAMPLE_TIMESTAMP = "2026-11-22T12:00:00.000Z";
-
 /** The body of one event type: `{type, timestamp, data}`. */
 export function eventBodySchema(type: EventType) {
   return z.object({
@@ -82,7 +81,7 @@ export function eventBodySchema(type: EventType) {
 }
 
 export function eventBodyExample(type: EventType) {
-  return { type, timestamp: EXAMPLE_TIMESTAMP, data: eventDocumentation[type].example };
+  return { type, timestamp: EXAMPLE_TIME, data: eventDocumentation[type].example };
 }
 
 export { eventTypes };

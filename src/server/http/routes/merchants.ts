@@ -8,6 +8,7 @@ import {
   updateMerchantInput,
 } from "@/server/services/merchants/schemas";
 import { updateMerchant } from "@/server/services/merchants/update";
+import { EXAMPLE_API_KEY, EXAMPLE_IDS, EXAMPLE_TIME, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
 
 const merchantParams = z.object({ id: z.string().max(64).describe("The merchant id (`mer_…`): your own.") });
@@ -39,18 +40,18 @@ export const registerMerchantRoute = defineRoute({
       schema: registerMerchantResult,
       example: {
         merchant: {
-          id: "mer_01JD7Z8X0M4E5T6Y7U8I9O0P1Q",
+          id: EXAMPLE_IDS.merchant,
           name: "Acme Coffee",
           email: "owner@acme.example",
           website: "https://acme.example",
           webhookUrl: "https://acme.example/webhooks/payments",
           webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
           status: "active",
-          createdAt: "2026-11-22T12:00:00.000Z",
-          updatedAt: "2026-11-22T12:00:00.000Z",
+          createdAt: EXAMPLE_TIME,
+          updatedAt: EXAMPLE_TIME,
         },
-        apiKey: "sk_live_4eC39HqLyjWDarjtT1zdp7dc9bQ2Xk5mRvNw8sTuYz3Ab1Cd2Ef",
-        webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        apiKey: EXAMPLE_API_KEY,
+        webhookSecret: EXAMPLE_WEBHOOK_SECRET,
       },
     },
   },
