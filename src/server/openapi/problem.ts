@@ -22,12 +22,14 @@ export const problemSchema = z.object({
 
 /**
  * Every code an operation can answer with: its declared `errors` plus what the pipeline itself can refuse
- * with (validation when it has inputs, body limits when it reads a body, authentication, rate limits,
- * and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
+ * with (validation when it has inputs, not_found for ids in the path, body limits when it reads a body,
+ * authentication, rate limits, and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
  */
 export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (route.params || route.query || route.body) codes.add("validation_failed");
+  // An id in the path may name nothing (or another merchant's resource, which answers the same).
+  if (route.path.includes("{")) codes.add("not_found");
   if (route.body) {
     codes.add("malformed_json");
     codes.add("payload_too_large");
