@@ -2,21 +2,9 @@ import type { AnyRoute } from "../../src/server/http/route";
 import { queryKeys, type FuzzContext, type FuzzRequest } from "./fuzz-requests";
 import { CONTENT_TYPES, NASTY_PATH_SEGMENTS, RAW_BODIES, RAW_QUERY_PIECES } from "./fuzz-values";
 
-const WRONG_VALUES: unknown[] = [
-  null,
-  0,
-  -1,
-  1e308,
-  true,
-  "",
-  "\u0000",
-  "a\ud800",
-  "x".repeat(70_000),
-  [],
-  {},
-  [[[[[[[[[[["deep"]]]]]]]]]]],
-  { nested: { object: { where: "a string belongs" } } },
-];
+// One of each JSON type, plus the strings the database cannot store: per field, so each field's own
+// validation (not the pipeline's) meets them. Size and depth are tried once per route, below.
+const WRONG_VALUES: unknown[] = [null, -1, true, "", "\u0000", "a\ud800", [], { nested: { object: true } }];
 
 const BAD_QUERY_VALUES = ["", "abc", "-1", "0", "101", "1e309", "1.5", "\u0000", "\ud800", "🙂", "x".repeat(10_240)];
 
@@ -74,9 +62,10 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
         const { [field]: _removed, ...without } = example as Record<string, unknown>;
         cases.push(withBody(JSON.stringify(without), "application/json"));
         for (const wrong of WRONG_VALUES) cases.push(withBody(JSON.stringify({ ...example, [field]: wrong }), "application/json"));
-        // The last duplicate key wins in JSON.parse: this replaces the field with 20,000 nested arrays.
-        cases.push(withBody(JSON.stringify(example).replace(/\}$/, `,"${field}":${"[".repeat(20_000)}${"]".repeat(20_000)}}`), "application/json"));
       }
+      const [first] = Object.keys(example);
+      // The last duplicate key wins in JSON.parse: this replaces a field with 20,000 nested arrays.
+      if (first) cases.push(withBody(JSON.stringify(example).replace(/\}$/, `,"${first}":${"[".repeat(20_000)}${"]".repeat(20_000)}}`), "application/json"));
       cases.push(withBody(JSON.stringify({ ...example, unexpectedField: "surprise" }), "application/json"));
     }
   }
