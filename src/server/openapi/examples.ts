@@ -17,3 +17,31 @@ export const EXAMPLE_IDS = {
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
 export const EXAMPLE_WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+export const EXAMPLE_MERCHANT = {
+  id: EXAMPLE_IDS.merchant,
+  name: "Acme Coffee",
+  email: "owner@acme.example",
+  website: "https://acme.example",
+  webhookUrl: "https://acme.example/webhooks/payments",
+  webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
+  status: "active",
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};
+
+/** A real Ed25519 public key, with its RFC 7638 thumbprint. */
+export const EXAMPLE_JWK = { kty: "OKP", crv: "Ed25519", x: "IYDhJ0IJZYB406PjAj2b7NPteAKlyT4LBu6CuyvJ-40" } as const;
+
+export const EXAMPLE_PUBLISHED_KEY = {
+  id: EXAMPLE_IDS.publishedKey,
+  kid: "order-signing-2026-11",
+  use: "sig",
+  label: "Order signing",
+  jwk: EXAMPLE_JWK,
+  thumbprint: "3pgUaiGMGKR5wmlBnLo7LU8R3gxXZdU9ySgHCMy5m5A",
+  status: "active",
+  createdAt: EXAMPLE_TIME,
+  retiredAt: null,
+  revokedAt: null,
+};

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { eventTypes, type EventType } from "@/server/db/schema";
-import { EXAMPLE_IDS, EXAMPLE_TIME, EXAMPLE_UNIX_TIME } from "./examples";
+import { publishedKeySchema } from "@/server/services/published-keys/schemas";
+import { EXAMPLE_IDS, EXAMPLE_JWK, EXAMPLE_PUBLISHED_KEY, EXAMPLE_TIME, EXAMPLE_UNIX_TIME } from "./examples";
 
 /** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
 export const webhookHeadersSchema = z.object({
@@ -59,9 +60,17 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
   },
   "keys.published": {
     summary: "Public keys were published",
-    description: "Sent when `POST /merchant/keys/publish` publishes new keys (and retires the ones they replace).",
-    data: looseData,
-    example: {},
+    description:
+      "Sent when `POST /merchant/keys/publish` adds keys: the new ones, and the ones they retired (a kid " +
+      "published again replaces its previous key). Revocation sends no event.",
+    data: z.object({
+      keys: z.array(publishedKeySchema.pick({ id: true, kid: true, use: true, thumbprint: true, jwk: true })),
+      retired: z.array(publishedKeySchema.pick({ id: true, kid: true, thumbprint: true })),
+    }),
+    example: {
+      keys: [{ id: EXAMPLE_PUBLISHED_KEY.id, kid: EXAMPLE_PUBLISHED_KEY.kid, use: "sig", thumbprint: EXAMPLE_PUBLISHED_KEY.thumbprint, jwk: EXAMPLE_JWK }],
+      retired: [],
+    },
   },
   "webhook.test": {
     summary: "A test event",

@@ -8,7 +8,7 @@ import {
   updateMerchantInput,
 } from "@/server/services/merchants/schemas";
 import { updateMerchant } from "@/server/services/merchants/update";
-import { EXAMPLE_API_KEY, EXAMPLE_IDS, EXAMPLE_TIME, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
+import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
 
 const merchantParams = z.object({ id: z.string().max(64).describe("The merchant id (`mer_…`): your own.") });
@@ -39,17 +39,7 @@ export const registerMerchantRoute = defineRoute({
       description: "The merchant and its credentials.",
       schema: registerMerchantResult,
       example: {
-        merchant: {
-          id: EXAMPLE_IDS.merchant,
-          name: "Acme Coffee",
-          email: "owner@acme.example",
-          website: "https://acme.example",
-          webhookUrl: "https://acme.example/webhooks/payments",
-          webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
-          status: "active",
-          createdAt: EXAMPLE_TIME,
-          updatedAt: EXAMPLE_TIME,
-        },
+        merchant: EXAMPLE_MERCHANT,
         apiKey: EXAMPLE_API_KEY,
         webhookSecret: EXAMPLE_WEBHOOK_SECRET,
       },

@@ -11,6 +11,7 @@ import {
   publishKeysInput,
   publishKeysResult,
 } from "@/server/services/published-keys/schemas";
+import { EXAMPLE_JWK, EXAMPLE_PUBLISHED_KEY, EXAMPLE_TIME } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
 
 // POST /api/v1/merchant/keys/publish – publish (or rotate) public keys
@@ -30,7 +31,14 @@ export const publishKeysRoute = defineRoute({
   tags: ["Published keys"],
   auth: "api_key",
   body: publishKeysInput,
-  responses: { 201: { description: "The keys as published, in request order.", schema: publishKeysResult } },
+  bodyExample: { keys: [{ jwk: { ...EXAMPLE_JWK }, kid: EXAMPLE_PUBLISHED_KEY.kid, use: "sig", label: "Order signing" }] },
+  responses: {
+    201: {
+      description: "The keys as published, in request order.",
+      schema: publishKeysResult,
+      example: { data: [EXAMPLE_PUBLISHED_KEY] },
+    },
+  },
   errors: ["private_key_material", "unsupported_key", "key_too_large", "too_many_keys"],
   handler: async ({ ctx, body }) => ({ status: 201, body: await publishKeys({ ctx, input: body }) }),
 });
@@ -45,7 +53,13 @@ export const revokePublishedKeyRoute = defineRoute({
   tags: ["Published keys"],
   auth: "api_key",
   params: publishedKeyIdParams,
-  responses: { 200: { description: "The revoked key.", schema: publishedKeySchema } },
+  responses: {
+    200: {
+      description: "The revoked key.",
+      schema: publishedKeySchema,
+      example: { ...EXAMPLE_PUBLISHED_KEY, status: "revoked", revokedAt: EXAMPLE_TIME },
+    },
+  },
   handler: async ({ ctx, params }) => ({ status: 200, body: await revokePublishedKey({ ctx, input: params }) }),
 });
 
@@ -68,7 +82,11 @@ export const keyDirectoryRoute = defineRoute({
   auth: "none",
   params: directoryParams,
   responses: {
-    200: { description: "The JWK Set.", schema: directoryResult },
+    200: {
+      description: "The JWK Set.",
+      schema: directoryResult,
+      example: { keys: [{ ...EXAMPLE_JWK, kid: EXAMPLE_PUBLISHED_KEY.kid, use: "sig" }] },
+    },
     304: { description: "Not modified since the ETag sent in `If-None-Match`." },
   },
   handler: async ({ ctx, params, request }) => {
