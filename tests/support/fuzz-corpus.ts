@@ -1,6 +1,6 @@
 import type { AnyRoute } from "../../src/server/http/route";
-import { queryKeys, type FuzzContext, type FuzzRequest } from "./fuzz-requests";
-import { CONTENT_TYPES, NASTY_PATH_SEGMENTS, RAW_BODIES, RAW_QUERY_PIECES } from "./fuzz-values";
+import { queryParameters, type FuzzContext, type FuzzRequest } from "./fuzz-requests";
+import { CONTENT_TYPES, NASTY_DATES, NASTY_DECIMALS, NASTY_PATH_SEGMENTS, RAW_BODIES, RAW_QUERY_PIECES } from "./fuzz-values";
 
 // One of each JSON type, plus the strings the database cannot store: per field, so each field's own
 // validation (not the pipeline's) meets them. Size and depth are tried once per route, below.
@@ -35,8 +35,9 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
   }
 
   for (const piece of RAW_QUERY_PIECES) cases.push({ ...base, query: piece });
-  for (const key of queryKeys(route)) {
-    for (const value of BAD_QUERY_VALUES) cases.push({ ...base, query: new URLSearchParams([[key, value]]).toString() });
+  for (const [key, schema] of Object.entries(queryParameters(route))) {
+    const shaped = schema.format === "date-time" || schema.format === "date" ? NASTY_DATES : [];
+    for (const value of [...BAD_QUERY_VALUES, ...shaped]) cases.push({ ...base, query: new URLSearchParams([[key, value]]).toString() });
     cases.push({ ...base, query: `${key}=1&${key}=2&${key}=3` });
   }
 
@@ -61,7 +62,9 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
       for (const field of Object.keys(example)) {
         const { [field]: _removed, ...without } = example as Record<string, unknown>;
         cases.push(withBody(JSON.stringify(without), "application/json"));
-        for (const wrong of WRONG_VALUES) cases.push(withBody(JSON.stringify({ ...example, [field]: wrong }), "application/json"));
+        const sample = (example as Record<string, unknown>)[field];
+        const shaped = typeof sample !== "string" ? [] : /^\d{4}-\d{2}-\d{2}/.test(sample) ? NASTY_DATES : /^-?\d+(\.\d+)?$/.test(sample) ? NASTY_DECIMALS : [];
+        for (const wrong of [...WRONG_VALUES, ...shaped]) cases.push(withBody(JSON.stringify({ ...example, [field]: wrong }), "application/json"));
       }
       const [first] = Object.keys(example);
       // The last duplicate key wins in JSON.parse: this replaces a field with 20,000 nested arrays.

@@ -6,6 +6,9 @@ import {
   deepNestingText,
   hostileJson,
   hostileKey,
+  lookalike,
+  NASTY_DATES,
+  NASTY_DECIMALS,
   pathSegment,
   queryValue,
   RAW_BODIES,
@@ -69,17 +72,30 @@ export function pathFor(route: AnyRoute, ctx: FuzzContext): fc.Arbitrary<string>
     .map((segments) => segments.reduce((path, segment, i) => path.replace(`{${names[i]}}`, segment), route.path));
 }
 
-/** Names of the route's query parameters, read from its schema. */
-export function queryKeys(route: AnyRoute): string[] {
-  if (!route.query) return [];
-  const schema = z.toJSONSchema(route.query, { io: "input", unrepresentable: "any" }) as { properties?: object };
-  return Object.keys(schema.properties ?? {});
+type PropertySchema = { type?: string | string[]; format?: string };
+
+/** The route's query parameters and their JSON Schemas, read from its zod schema. */
+export function queryParameters(route: AnyRoute): Record<string, PropertySchema> {
+  if (!route.query) return {};
+  const schema = z.toJSONSchema(route.query, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, PropertySchema> };
+  return schema.properties ?? {};
+}
+
+/** Values for one parameter: junk of any kind, and junk shaped like what it expects. */
+export function queryValueFor(schema: PropertySchema | undefined): fc.Arbitrary<string> {
+  const types = [schema?.type].flat();
+  if (schema?.format === "date-time" || schema?.format === "date") return fc.oneof(queryValue, fc.constantFrom(...NASTY_DATES));
+  if (types.includes("integer") || types.includes("number")) return fc.oneof(queryValue, fc.constantFrom(...NASTY_DECIMALS));
+  return queryValue;
 }
 
 function queryFor(route: AnyRoute): fc.Arbitrary<string> {
-  const keys = queryKeys(route);
-  const key = keys.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...keys) }, hostileKey) : hostileKey;
-  const pairs = fc.array(fc.tuple(key, queryValue), { maxLength: 6 }).map((entries) => new URLSearchParams(entries).toString());
+  const parameters = queryParameters(route);
+  const keys = Object.keys(parameters);
+  const known = keys.length > 0 ? fc.constantFrom(...keys).chain((key) => queryValueFor(parameters[key]).map((value) => [key, value] as const)) : null;
+  const unknown = fc.tuple(hostileKey, queryValue);
+  const pair = known ? fc.oneof({ weight: 3, arbitrary: known }, unknown) : unknown;
+  const pairs = fc.array(pair, { maxLength: 6 }).map((entries) => new URLSearchParams(entries.map(([k, v]) => [k, v])).toString());
   return fc
     .tuple(pairs, fc.option(fc.constantFrom(...RAW_QUERY_PIECES), { freq: 4 }))
     .map(([encoded, raw]) => [encoded, raw].filter(Boolean).join("&"));
@@ -150,6 +166,9 @@ export function mutated(example: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(example);
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant("set" as const), path: fc.constantFrom(...paths), value: hostileJson }),
+    fc
+      .constantFrom(...paths)
+      .chain((path) => lookalike(walk(example, path)).map((value) => ({ kind: "set" as const, path, value }))),
     fc.record({ kind: fc.constant("deep" as const), path: fc.constantFrom(...paths) }),
     fc.record({ kind: fc.constant("delete" as const), path: fc.constantFrom(...paths) }),
     fc.record({ kind: fc.constant("add" as const), path: fc.constantFrom(...paths), key: hostileKey, value: hostileJson }),

@@ -204,3 +204,58 @@ export const RAW_BODIES: (string | Uint8Array)[] = [
   "{\"a\": 1,}",
   " ",
 ];
+
+/** Timestamps and dates that parse as ISO 8601 yet sit at or past what Date and PostgreSQL can hold. */
+export const NASTY_DATES = [
+  "0000-01-01T00:00:00Z",
+  "0001-01-01T00:00:00Z",
+  "9999-12-31T23:59:59.999Z",
+  "1970-01-01T00:00:00Z",
+  "2026-02-29T00:00:00Z",
+  "2026-11-22T24:00:00Z",
+  "2026-11-22T12:00:60Z",
+  "2026-11-22T12:00:00+14:00",
+  "2026-11-22T12:00:00-23:59",
+  "2026-11-22T12:00:00.123456789Z",
+  "2026-11-22",
+  "0000-01-01",
+  "9999-12-31",
+  "2026-02-29",
+  "1900-01-01",
+];
+
+/** Decimal-looking strings: exponents, signs, separators, other digits, huge scales. */
+export const NASTY_DECIMALS = [
+  "0",
+  "-0",
+  "-1",
+  "+1",
+  ".5",
+  "5.",
+  "00012",
+  "1e3",
+  "1E-3",
+  "0x10",
+  "1,000.00",
+  "1 000",
+  "１２",
+  "٣",
+  "0.0000000000000000001",
+  "1." + "0".repeat(30),
+  "9".repeat(40),
+  "99999999999999999999.999999999999999999",
+];
+
+/**
+ * A hostile value shaped like `sample`: a date for a date, a decimal for a decimal, a URL for a URL. Such
+ * values pass the type check and reach the code behind it, where generic junk is refused at the door.
+ */
+export function lookalike(sample: unknown): fc.Arbitrary<unknown> {
+  if (typeof sample === "string" && /^\d{4}-\d{2}-\d{2}/.test(sample)) return fc.constantFrom(...NASTY_DATES);
+  if (typeof sample === "string" && /^-?\d+(\.\d+)?$/.test(sample)) return fc.constantFrom(...NASTY_DECIMALS);
+  if (typeof sample === "string" && /^https?:/.test(sample)) {
+    return fc.constantFrom(...NASTY_STRINGS.filter((s) => /^[a-z]+:/.test(s)), "https://localhost/", "https://10.0.0.1/", "https://[::1]/", "https://example.com:0/", "https://xn--80ak6aa92e.com/");
+  }
+  if (typeof sample === "number") return hostileNumber;
+  return hostileJson;
+}
