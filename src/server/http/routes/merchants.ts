@@ -59,7 +59,7 @@ export const getMerchantRoute = defineRoute({
   tags: ["Merchants"],
   auth: "api_key",
   params: merchantParams,
-  responses: { 200: { description: "The merchant.", schema: merchantSchema } },
+  responses: { 200: { description: "The merchant.", schema: merchantSchema, example: EXAMPLE_MERCHANT } },
   errors: ["not_found"],
   handler: async ({ ctx, params }) => ({ status: 200, body: await getMerchant({ ctx, input: { id: params.id } }) }),
 });
@@ -77,7 +77,14 @@ export const updateMerchantRoute = defineRoute({
   auth: "api_key",
   params: merchantParams,
   body: updateMerchantInput,
-  responses: { 200: { description: "The updated merchant.", schema: merchantSchema } },
+  bodyExample: { webhookUrl: "https://acme.example/webhooks/payments", webhookEvents: ["payment.confirmed", "payment.failed"] },
+  responses: {
+    200: {
+      description: "The updated merchant.",
+      schema: merchantSchema,
+      example: { ...EXAMPLE_MERCHANT, webhookEvents: ["payment.confirmed", "payment.failed"] },
+    },
+  },
   errors: ["not_found", "webhook_url_rejected"],
   handler: async ({ ctx, params, body }) => ({
     status: 200,
