@@ -16,7 +16,7 @@ export const EXAMPLE_IDS = {
 };
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
-export const EXAMPLE_WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+export const EXAMPLE_WEBHOOK_SECRET = "whsec_MvRzcr4AflParREFFxgvtlo9XHHaYSilAHPYHSZUjz0=";
 
 export const EXAMPLE_MERCHANT = {
   id: EXAMPLE_IDS.merchant,
@@ -44,4 +44,64 @@ export const EXAMPLE_PUBLISHED_KEY = {
   createdAt: EXAMPLE_TIME,
   retiredAt: null,
   revokedAt: null,
+};
+
+export const EXAMPLE_PAYMENT = {
+  id: EXAMPLE_IDS.payment,
+  externalId: "pi_3QdXk2Lz8V1aB4cD",
+  amount: "19.99",
+  currency: "EUR",
+  status: "confirmed",
+  reference: "order-1042",
+  invoiceId: "inv_2026_0042",
+  method: "card",
+  network: null,
+  metadata: { orderId: "1042", channel: "web" },
+  occurredAt: "2026-11-22T11:59:58.000Z",
+  confirmedAt: EXAMPLE_TIME,
+  failedAt: null,
+  reconciledAt: null,
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};
+
+export const EXAMPLE_PENDING_PAYMENT = { ...EXAMPLE_PAYMENT, status: "pending", confirmedAt: null };
+
+export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9f3a";
+
+/** A `payment.confirmed` webhook body, and its Standard Webhooks signature with EXAMPLE_WEBHOOK_SECRET (a test verifies it). */
+export const EXAMPLE_EVENT_BODY = JSON.stringify({ type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT });
+export const EXAMPLE_SIGNATURE = "v1,t2ySGY0NruLgTTS/4RHeSPd4PLs8hygzXZanc+oSiWM=";
+
+export const EXAMPLE_DELIVERY = {
+  id: EXAMPLE_IDS.delivery,
+  eventId: EXAMPLE_IDS.event,
+  eventType: "payment.confirmed",
+  status: "failed",
+  url: "https://acme.example/webhooks/payments",
+  attemptCount: 10,
+  lastStatusCode: 503,
+  lastError: "HTTP 503",
+  nextAttemptAt: null,
+  createdAt: EXAMPLE_TIME,
+  updatedAt: "2026-11-25T10:14:09.000Z",
+  event: { id: EXAMPLE_IDS.event, type: "payment.confirmed", createdAt: EXAMPLE_TIME, data: EXAMPLE_PAYMENT },
+};
+
+export const EXAMPLE_DELIVERY_DETAIL = {
+  ...EXAMPLE_DELIVERY,
+  attempts: [
+    {
+      at: "2026-11-25T10:14:09.000Z",
+      queuedAt: "2026-11-25T10:14:08.000Z",
+      trigger: "scheduled",
+      statusCode: 503,
+      errorClass: "http",
+      error: "HTTP 503",
+      latencyMs: 212,
+      responseHeaders: { "content-type": "text/plain", "retry-after": "120" },
+      responseBody: "upstream unavailable",
+    },
+  ],
+  payload: { type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT },
 };

@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { eventTypes, type EventType } from "@/server/db/schema";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
-import { EXAMPLE_IDS, EXAMPLE_JWK, EXAMPLE_PUBLISHED_KEY, EXAMPLE_TIME, EXAMPLE_UNIX_TIME } from "./examples";
+import { paymentSchema } from "@/server/services/payments/schemas";
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_JWK,
+  EXAMPLE_PAYMENT,
+  EXAMPLE_PENDING_PAYMENT,
+  EXAMPLE_PUBLISHED_KEY,
+  EXAMPLE_SIGNATURE,
+  EXAMPLE_TIME,
+  EXAMPLE_UNIX_TIME,
+} from "./examples";
 
 /** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
 export const webhookHeadersSchema = z.object({
@@ -21,7 +31,7 @@ export const webhookHeadersSchema = z.object({
         "secret is rotated), and `v1a,<base64 Ed25519>` when signed with the service key. Verify with the " +
         "standardwebhooks or svix libraries over the raw body.",
     )
-    .meta({ example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=" }),
+    .meta({ example: EXAMPLE_SIGNATURE }),
 });
 
 export interface EventDocumentation {
@@ -33,8 +43,6 @@ export interface EventDocumentation {
   example: unknown;
 }
 
-const looseData = z.record(z.string(), z.unknown());
-
 /**
  * Every event type, documented: a Record over EventType, so adding a type without documenting it does not
  * compile. Bodies are `{type, timestamp, data}` (src/server/webhooks/payload.ts).
@@ -42,21 +50,21 @@ const looseData = z.record(z.string(), z.unknown());
 export const eventDocumentation: Record<EventType, EventDocumentation> = {
   "payment.pending": {
     summary: "A payment was recorded as pending",
-    description: "Sent when `POST /payment/confirm` records a new payment with status `pending`.",
-    data: looseData,
-    example: {},
+    description: "Sent when `POST /payment/confirm` records a new payment with status `pending`. `data` is the Payment.",
+    data: paymentSchema,
+    example: EXAMPLE_PENDING_PAYMENT,
   },
   "payment.confirmed": {
     summary: "A payment was confirmed",
-    description: "Sent when a payment is recorded as confirmed, or moves from `pending` to `confirmed`.",
-    data: looseData,
-    example: {},
+    description: "Sent when a payment is recorded as confirmed, or moves from `pending` to `confirmed`. `data` is the Payment.",
+    data: paymentSchema,
+    example: EXAMPLE_PAYMENT,
   },
   "payment.failed": {
     summary: "A payment failed",
-    description: "Sent when a payment is recorded as failed, or moves from `pending` to `failed`.",
-    data: looseData,
-    example: {},
+    description: "Sent when a payment is recorded as failed, or moves from `pending` to `failed`. `data` is the Payment.",
+    data: paymentSchema,
+    example: { ...EXAMPLE_PENDING_PAYMENT, status: "failed", failedAt: EXAMPLE_TIME },
   },
   "keys.published": {
     summary: "Public keys were published",
@@ -75,8 +83,8 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
   "webhook.test": {
     summary: "A test event",
     description: "Sent by `POST /webhook/test` (without `dryRun`) to check that your endpoint receives and verifies.",
-    data: looseData,
-    example: {},
+    data: z.object({ message: z.string(), merchantId: z.string() }),
+    example: { message: "A test webhook from Merchant Payments. No action is needed.", merchantId: EXAMPLE_IDS.merchant },
   },
 };
 

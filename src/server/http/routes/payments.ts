@@ -12,6 +12,7 @@ import {
   paymentStatsSchema,
 } from "@/server/services/payments/schemas";
 import { getPaymentStats } from "@/server/services/payments/stats";
+import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_PAYMENT } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
 
 // POST /api/v1/payment/confirm – record a payment or move a pending one to confirmed/failed
@@ -26,9 +27,24 @@ export const confirmPaymentRoute = defineRoute({
   tags: ["Payments"],
   auth: "api_key",
   body: confirmPaymentInput,
+  bodyExample: {
+    externalId: EXAMPLE_PAYMENT.externalId,
+    amount: "19.99",
+    currency: "EUR",
+    status: "confirmed",
+    reference: "order-1042",
+    invoiceId: "inv_2026_0042",
+    method: "card",
+    occurredAt: "2026-11-22T11:59:58.000Z",
+    metadata: { orderId: "1042", channel: "web" },
+  },
   responses: {
-    201: { description: "The payment was recorded.", schema: paymentSchema },
-    200: { description: "The payment existed; it was moved on, or already had this status.", schema: paymentSchema },
+    201: { description: "The payment was recorded.", schema: paymentSchema, example: EXAMPLE_PAYMENT },
+    200: {
+      description: "The payment existed; it was moved on, or already had this status.",
+      schema: paymentSchema,
+      example: EXAMPLE_PAYMENT,
+    },
   },
   errors: ["invalid_transition", "payment_conflict", "idempotency_key_reused", "idempotency_key_in_use"],
   handler: async ({ ctx, body }) => {
@@ -47,7 +63,13 @@ export const listPaymentsRoute = defineRoute({
   tags: ["Payments"],
   auth: "api_key",
   query: listPaymentsInput,
-  responses: { 200: { description: "A page of payments.", schema: paymentListSchema } },
+  responses: {
+    200: {
+      description: "A page of payments.",
+      schema: paymentListSchema,
+      example: { data: [EXAMPLE_PAYMENT], hasMore: true, nextCursor: EXAMPLE_CURSOR },
+    },
+  },
   errors: ["invalid_cursor"],
   handler: async ({ ctx, query }) => ({ status: 200, body: await listPayments({ ctx, input: query }) }),
 });
@@ -61,7 +83,7 @@ export const getPaymentRoute = defineRoute({
   tags: ["Payments"],
   auth: "api_key",
   params: getPaymentInput,
-  responses: { 200: { description: "The payment.", schema: paymentSchema } },
+  responses: { 200: { description: "The payment.", schema: paymentSchema, example: EXAMPLE_PAYMENT } },
   errors: ["not_found"],
   handler: async ({ ctx, params }) => ({ status: 200, body: await getPayment({ ctx, input: params }) }),
 });
@@ -77,7 +99,26 @@ export const merchantStatsRoute = defineRoute({
   auth: "api_key",
   params: z.object({ id: z.string().min(1).max(100) }),
   query: paymentStatsInput,
-  responses: { 200: { description: "The statistics.", schema: paymentStatsSchema } },
+  responses: {
+    200: {
+      description: "The statistics.",
+      schema: paymentStatsSchema,
+      example: {
+        merchantId: EXAMPLE_IDS.merchant,
+        from: "2026-11-21",
+        to: "2026-11-22",
+        payments: { total: 3, pending: 1, confirmed: 2, failed: 0 },
+        volume: [
+          { currency: "EUR", amount: "39.98", count: 2 },
+        ],
+        daily: [
+          { date: "2026-11-21", count: 1, volume: [{ currency: "EUR", amount: "19.99" }] },
+          { date: "2026-11-22", count: 2, volume: [{ currency: "EUR", amount: "19.99" }] },
+        ],
+        webhooks: { delivered: 2, pending: 1, failed: 0, successRate: 1 },
+      },
+    },
+  },
   errors: ["not_found"],
   handler: async ({ ctx, params, query }) => ({
     status: 200,
