@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
 import { ERROR_CODES, type ErrorCode } from "@/server/services/error-codes";
 import { EXAMPLE_IDS } from "./examples";
-import { documentedErrorCodes, problemExample, problemSchema } from "./problem";
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from "@/server/http/idempotency";
+import { documentedErrorCodes, problemExample, problemSchema, takesIdempotencyKey } from "./problem";
 import { eventBodyExample, eventBodySchema, eventDocumentation, eventTypes, webhookHeadersSchema } from "./webhooks";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
@@ -59,6 +60,7 @@ function operationOf(route: AnyRoute): RouteConfig {
     tags: route.tags,
     security: route.auth === "api_key" ? [{ [SECURITY_SCHEME]: [] }] : [],
     request: {
+      ...(takesIdempotencyKey(route) ? { headers: idempotencyHeader } : {}),
       ...(route.params ? { params: route.params as never } : {}),
       ...(route.query ? { query: route.query as never } : {}),
       ...(route.body
@@ -75,17 +77,39 @@ function operationOf(route: AnyRoute): RouteConfig {
           }
         : {}),
     },
-    responses: { ...successResponses(route), ...errorResponses(documentedErrorCodes(route)) },
+    responses: { ...successResponses(route, takesIdempotencyKey(route)), ...errorResponses(documentedErrorCodes(route)) },
   };
 }
 
-function successResponses(route: AnyRoute): Record<string, ResponseConfig> {
+const idempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+    .regex(/^[\x21-\x7e]+$/)
+    .optional()
+    .describe(
+      "Any unique string (a UUID) per logical request. A retry with the same key and body gets the first " +
+        "answer again (`Idempotent-Replayed: true`); the same key with another body is 422 " +
+        "`idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 h.",
+    ),
+});
+
+const replayedHeader = {
+  description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+  schema: { type: "string" as const, enum: ["true"] },
+};
+
+function successResponses(route: AnyRoute, replayable: boolean): Record<string, ResponseConfig> {
   return Object.fromEntries(
     Object.entries(route.responses).map(([status, declared]) => [
       status,
       {
         description: declared.description,
-        headers: { "x-request-id": { $ref: "#/components/headers/RequestId" } },
+        headers: {
+          "x-request-id": { $ref: "#/components/headers/RequestId" },
+          ...(replayable ? { "idempotent-replayed": replayedHeader } : {}),
+        },
         ...(declared.schema
           ? {
               content: {

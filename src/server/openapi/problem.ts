@@ -23,7 +23,7 @@ export const problemSchema = z.object({
 /**
  * Every code an operation can answer with: its declared `errors` plus what the pipeline itself can refuse
  * with (validation when it has inputs, not_found for ids in the path, body limits when it reads a body,
- * authentication, rate limits, and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
+ * authentication, Idempotency-Key conflicts, rate limits, and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
  */
 export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
@@ -39,11 +39,21 @@ export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
     codes.add("unauthenticated");
     codes.add("invalid_api_key");
   }
+  if (takesIdempotencyKey(route)) {
+    codes.add("validation_failed");
+    codes.add("idempotency_key_reused");
+    codes.add("idempotency_key_in_use");
+  }
   for (const code of route.errors ?? []) codes.add(code);
   codes.add("rate_limited");
   codes.add("internal_error");
   codes.add("service_unavailable");
   return [...codes].sort((a, b) => ERROR_CODES[a].status - ERROR_CODES[b].status || a.localeCompare(b));
+}
+
+/** A merchant's POST honours `Idempotency-Key` unless the route opts out (src/server/http/idempotency.ts). */
+export function takesIdempotencyKey(route: AnyRoute): boolean {
+  return route.method === "POST" && route.auth === "api_key" && route.idempotency !== false;
 }
 
 /** What a caller receives for `code`: the example shown in the document. */
