@@ -1,7 +1,15 @@
 import { generateKeyPairSync } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { events } from "../../src/server/db/schema";
-import { EXAMPLE_JWK } from "../../src/server/openapi/examples";
+import { events, eventTypes, type EventType } from "../../src/server/db/schema";
+import {
+  EXAMPLE_EVENT_BODY,
+  EXAMPLE_IDS,
+  EXAMPLE_JWK,
+  EXAMPLE_SIGNATURE,
+  EXAMPLE_UNIX_TIME,
+  EXAMPLE_WEBHOOK_SECRET,
+} from "../../src/server/openapi/examples";
 import { eventBodySchema } from "../../src/server/openapi/webhooks";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
@@ -18,26 +26,49 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-/** The events stored so far, as the bodies webhooks send: `{type, timestamp, data}`. */
-async function sentBodies() {
-  const rows = await runtime.database.db.select().from(events);
-  return rows.map((row) => ({ type: row.type, timestamp: row.createdAt.toISOString(), data: row.data }));
-}
+const confirm = (body: object) => api.post("/payment/confirm", { key: merchant.apiKey, body: { currency: "EUR", amount: "19.99", ...body } });
+const publish = (jwk: object) =>
+  api.post("/merchant/keys/publish", { key: merchant.apiKey, body: { keys: [{ jwk, kid: "signing", use: "sig" }] } });
 
-// The documented payloads are written by hand beside the code that emits them: this holds the two together
-// by causing each event through the API and parsing what was stored with the documented schema.
+/** Causes every event type through the public API, as a merchant would. */
+const producers: Partial<Record<EventType, () => Promise<unknown>>> = {
+  "payment.pending": () => confirm({ externalId: "tx-pending", status: "pending", metadata: { order: "1" } }),
+  "payment.confirmed": async () => {
+    await confirm({ externalId: "tx-later", status: "pending" });
+    await confirm({ externalId: "tx-later", status: "confirmed" });
+  },
+  "payment.failed": () => confirm({ externalId: "tx-failed", status: "failed", reference: "order-9" }),
+  "keys.published": async () => {
+    await publish({ ...EXAMPLE_JWK });
+    // Another key under the same kid retires the first: this event fills `retired` too.
+    await publish(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }));
+  },
+};
+
+// The documented payloads are declared beside the code that emits them, not derived from it: this holds the
+// two together by causing each event through the API and parsing what would be sent with the documented schema.
 describe("webhook payloads match the OpenAPI document", () => {
-  it("keys.published", async () => {
-    const publish = (jwk: object) =>
-      api.post("/merchant/keys/publish", { key: merchant.apiKey, body: { keys: [{ jwk, kid: "signing", use: "sig" }] } });
-    expect((await publish({ ...EXAMPLE_JWK })).status).toBe(201);
-    // Another key under the same kid retires the first: the second event fills `retired` too.
-    expect((await publish(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }))).status).toBe(201);
-    const bodies = (await sentBodies()).filter((body) => body.type === "keys.published");
-    expect(bodies.some((body) => (body.data.retired as unknown[]).length > 0)).toBe(true);
-    for (const body of bodies) {
-      const result = eventBodySchema("keys.published").safeParse(body);
+  it.each(eventTypes.filter((type) => producers[type]).map((type) => [type]))("%s", async (type) => {
+    await producers[type]!();
+    const rows = (await runtime.database.db.select().from(events)).filter((row) => row.type === type);
+    expect(rows.length, `no ${type} event was emitted`).toBeGreaterThan(0);
+    for (const row of rows) {
+      const body = { type: row.type, timestamp: row.createdAt.toISOString(), data: row.data };
+      const result = eventBodySchema(type).safeParse(body);
       expect(result.success ? [] : result.error.issues, JSON.stringify(body)).toEqual([]);
+    }
+  });
+
+  it("the documented signature example verifies with the documented secret (standardwebhooks)", () => {
+    const headers = { "webhook-id": EXAMPLE_IDS.event, "webhook-timestamp": EXAMPLE_UNIX_TIME, "webhook-signature": EXAMPLE_SIGNATURE };
+    // The library checks the timestamp against its clock: verify at the example's own moment.
+    const verifier = new Webhook(EXAMPLE_WEBHOOK_SECRET);
+    const realNow = Date.now;
+    Date.now = () => Number(EXAMPLE_UNIX_TIME) * 1000;
+    try {
+      expect(verifier.verify(EXAMPLE_EVENT_BODY, headers)).toEqual(JSON.parse(EXAMPLE_EVENT_BODY));
+    } finally {
+      Date.now = realNow;
     }
   });
 });
