@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDayInput, isoInstantInput } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
@@ -45,7 +46,7 @@ export const confirmPaymentInput = z
     invoiceId: text(255).optional(),
     method: text(64).optional(),
     network: text(64).optional(),
-    occurredAt: z.iso.datetime({ offset: true }).optional().describe("When it happened on the network; not in the future."),
+    occurredAt: isoInstantInput({ offset: true }).optional().describe("When it happened on the network; not in the future."),
     metadata: metadata.optional(),
   })
   // Cross-field checks as a refinement (not a transform), so the schema documents itself in OpenAPI;
@@ -130,8 +131,8 @@ export const listPaymentsInput = z.strictObject({
   currency: currencyCode.optional(),
   reference: text(255).optional(),
   externalId: text(255).optional(),
-  createdFrom: z.iso.datetime({ offset: true }).optional().describe("Inclusive."),
-  createdTo: z.iso.datetime({ offset: true }).optional().describe("Exclusive."),
+  createdFrom: isoInstantInput({ offset: true }).optional().describe("Inclusive."),
+  createdTo: isoInstantInput({ offset: true }).optional().describe("Exclusive."),
 });
 export type ListPaymentsInput = z.input<typeof listPaymentsInput>;
 export const paymentListSchema = listSchema(paymentSchema);
@@ -142,8 +143,8 @@ export const MAX_STATS_DAYS = 366;
 export const DEFAULT_STATS_DAYS = 30;
 
 export const paymentStatsInput = z.strictObject({
-  from: z.iso.date().optional().describe(`First UTC day (inclusive); default ${DEFAULT_STATS_DAYS} days before \`to\`.`),
-  to: z.iso.date().optional().describe("Last UTC day (inclusive); default today."),
+  from: isoDayInput().optional().describe(`First UTC day (inclusive); default ${DEFAULT_STATS_DAYS} days before \`to\`.`),
+  to: isoDayInput().optional().describe("Last UTC day (inclusive); default today."),
 });
 export type PaymentStatsInput = z.input<typeof paymentStatsInput>;
 
