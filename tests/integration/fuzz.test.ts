@@ -30,14 +30,14 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
+// Row counts as of the last refused request that passed its checks; unknown after anything else.
+let knownCounts: Record<string, number> | undefined;
+
 /**
  * Sends one junk request and checks what every answer must be: never a 5xx; an error is problem+json with
  * a catalogued code that the OpenAPI document lists for that operation, and leaves every table's row
  * count as it was; a success is one the route declares, with a body matching its schema.
  */
-// Row counts as of the last refused request that passed its checks; unknown after anything else.
-let knownCounts: Record<string, number> | undefined;
-
 async function sendAndCheck(fuzz: FuzzRequest): Promise<void> {
   const rowsBefore = knownCounts ?? (await countRows());
   knownCounts = undefined;
