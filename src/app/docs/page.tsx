@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { openApiDocument } from "@/server/openapi/route";
-import { Paragraphs } from "./_components/inline";
+import { Inline, Paragraphs } from "./_components/inline";
 import { Example, Operation, resolved, type Components, type OperationObject } from "./_components/operation";
 import { SchemaView, type SchemaNode } from "./_components/schema";
 import styles from "./docs.module.css";
@@ -106,7 +106,9 @@ export default async function DocsPage() {
                   {(operation.parameters ?? []).map((header) => (
                     <li key={header.name}>
                       <code className={styles.fieldName}>{header.name}</code>
-                      <div className={styles.description}>{header.schema?.description ?? header.description}</div>
+                      <div className={styles.description}>
+                        <Inline text={header.schema?.description ?? header.description ?? ""} />
+                      </div>
                     </li>
                   ))}
                 </ul>

@@ -27,9 +27,8 @@ export const webhookHeadersSchema = z.object({
   "webhook-signature": z
     .string()
     .describe(
-      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with your `whsec_…` secret (two while a ' +
-        "secret is rotated), and `v1a,<base64 Ed25519>` when signed with the service key. Verify with the " +
-        "standardwebhooks or svix libraries over the raw body.",
+      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret ' +
+        "(two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body.",
     )
     .meta({ example: EXAMPLE_SIGNATURE }),
 });

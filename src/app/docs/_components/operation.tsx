@@ -1,5 +1,5 @@
-import { Paragraphs } from "./inline";
-import { SchemaView, typeLabel, type SchemaNode } from "./schema";
+import { Inline, Paragraphs } from "./inline";
+import { constraints, SchemaView, typeLabel, type SchemaNode } from "./schema";
 import styles from "../docs.module.css";
 
 export interface MediaType {
@@ -66,8 +66,13 @@ function ParameterTable({ parameters, components }: { parameters: Parameter[]; c
                 {parameter.required ? <span className={styles.required}> required</span> : null}
               </td>
               <td>{parameter.in}</td>
-              <td>{typeLabel(schema)}</td>
-              <td>{parameter.description ?? schema.description ?? ""}</td>
+              <td>
+                {typeLabel(schema)}
+                {constraints(schema).length > 0 ? <span className={styles.constraints}> · {constraints(schema).join(" · ")}</span> : null}
+              </td>
+              <td>
+                <Inline text={parameter.description ?? schema.description ?? ""} />
+              </td>
             </tr>
           );
         })}

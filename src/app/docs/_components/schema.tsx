@@ -58,7 +58,7 @@ function joined(parts: React.ReactNode[], separator: string) {
   ));
 }
 
-function constraints(schema: SchemaNode): string[] {
+export function constraints(schema: SchemaNode): string[] {
   const notes: string[] = [];
   const range = (min?: number, max?: number, unit = "") =>
     min !== undefined && max !== undefined ? `${min}–${max}${unit}` : min !== undefined ? `≥ ${min}${unit}` : max !== undefined ? `≤ ${max}${unit}` : null;

@@ -48,7 +48,7 @@ export const merchantSchema = z.object({
   status: z.enum(["active", "suspended"]),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}).meta({ id: "Merchant" });
 export type Merchant = Omit<z.infer<typeof merchantSchema>, "createdAt" | "updatedAt" | "webhookEvents"> & {
   webhookEvents: string[];
   createdAt: Date;

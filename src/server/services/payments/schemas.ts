@@ -82,7 +82,7 @@ export const paymentSchema = z.object({
   reconciledAt: timestamp.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 
 /** What support staff see: the payment, whose it is, and the reconciliation details. */

@@ -73,7 +73,7 @@ export const publishedKeySchema = z.object({
   createdAt: z.iso.datetime(),
   retiredAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
-});
+}).meta({ id: "PublishedKey" });
 
 export const publishKeysResult = z.object({ data: z.array(publishedKeySchema) });
 
