@@ -72,36 +72,3 @@ export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9
 /** A `payment.confirmed` webhook body, and its Standard Webhooks signature with EXAMPLE_WEBHOOK_SECRET (a test verifies it). */
 export const EXAMPLE_EVENT_BODY = JSON.stringify({ type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT });
 export const EXAMPLE_SIGNATURE = "v1,t2ySGY0NruLgTTS/4RHeSPd4PLs8hygzXZanc+oSiWM=";
-
-export const EXAMPLE_DELIVERY = {
-  id: EXAMPLE_IDS.delivery,
-  eventId: EXAMPLE_IDS.event,
-  eventType: "payment.confirmed",
-  status: "failed",
-  url: "https://acme.example/webhooks/payments",
-  attemptCount: 10,
-  lastStatusCode: 503,
-  lastError: "HTTP 503",
-  nextAttemptAt: null,
-  createdAt: EXAMPLE_TIME,
-  updatedAt: "2026-11-25T10:14:09.000Z",
-  event: { id: EXAMPLE_IDS.event, type: "payment.confirmed", createdAt: EXAMPLE_TIME, data: EXAMPLE_PAYMENT },
-};
-
-export const EXAMPLE_DELIVERY_DETAIL = {
-  ...EXAMPLE_DELIVERY,
-  attempts: [
-    {
-      at: "2026-11-25T10:14:09.000Z",
-      queuedAt: "2026-11-25T10:14:08.000Z",
-      trigger: "scheduled",
-      statusCode: 503,
-      errorClass: "http",
-      error: "HTTP 503",
-      latencyMs: 212,
-      responseHeaders: { "content-type": "text/plain", "retry-after": "120" },
-      responseBody: "upstream unavailable",
-    },
-  ],
-  payload: { type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT },
-};

@@ -17,6 +17,7 @@ import {
   verifyWebhookInput,
   verifyWebhookResultSchema,
 } from "@/server/services/webhooks/schemas";
+import { webhookExamples as examples } from "@/server/services/webhooks/examples";
 import { defineRoute } from "../route";
 
 const tags = ["Webhooks"];
@@ -31,7 +32,7 @@ export const listFailedDeliveriesRoute = defineRoute({
   tags,
   auth: "api_key",
   query: listFailedDeliveriesInput,
-  responses: { 200: { description: "A page of failed deliveries.", schema: deliveryListSchema } },
+  responses: { 200: { description: "A page of failed deliveries.", schema: deliveryListSchema, example: examples.failedList } },
   errors: ["invalid_cursor"],
   handler: async ({ ctx, query }) => ({ status: 200, body: await listFailedDeliveries({ ctx, input: query }) }),
 });
@@ -46,9 +47,10 @@ export const retryFailedDeliveriesRoute = defineRoute({
   tags,
   auth: "api_key",
   body: retryFailedDeliveriesInput,
+  bodyExample: examples.bulkRetryBody,
   responses: {
-    200: { description: "Dry run: how many would be re-queued.", schema: retryCountSchema },
-    202: { description: "How many were re-queued.", schema: retryCountSchema },
+    200: { description: "Dry run: how many would be re-queued.", schema: retryCountSchema, example: examples.bulkRetryResult },
+    202: { description: "How many were re-queued.", schema: retryCountSchema, example: examples.bulkRetryResult },
   },
   handler: async ({ ctx, body }) => {
     const { count, dryRun } = await retryFailedDeliveries({ ctx, input: body });
@@ -66,7 +68,7 @@ export const getDeliveryRoute = defineRoute({
   tags,
   auth: "api_key",
   params: deliveryIdParams,
-  responses: { 200: { description: "The delivery.", schema: deliveryDetailSchema } },
+  responses: { 200: { description: "The delivery.", schema: deliveryDetailSchema, example: examples.delivery } },
   handler: async ({ ctx, params }) => ({ status: 200, body: await getDelivery({ ctx, input: params }) }),
 });
 
@@ -80,7 +82,7 @@ export const retryDeliveryRoute = defineRoute({
   tags,
   auth: "api_key",
   params: deliveryIdParams,
-  responses: { 202: { description: "Re-queued.", schema: deliverySchema } },
+  responses: { 202: { description: "Re-queued.", schema: deliverySchema, example: examples.retried } },
   errors: ["delivery_not_failed"],
   handler: async ({ ctx, params }) => ({ status: 202, body: await retryDelivery({ ctx, input: params }) }),
 });
@@ -97,7 +99,10 @@ export const sendTestWebhookRoute = defineRoute({
   tags,
   auth: "api_key",
   body: sendTestWebhookInput,
-  responses: { 200: { description: "What the check and the send found.", schema: testWebhookResultSchema } },
+  bodyExample: examples.testBody,
+  responses: {
+    200: { description: "What the check and the send found.", schema: testWebhookResultSchema, example: examples.testResult },
+  },
   handler: async ({ ctx, body }) => ({ status: 200, body: await sendTestWebhook({ ctx, input: body }) }),
 });
 
@@ -113,7 +118,14 @@ export const verifyWebhookRoute = defineRoute({
   tags,
   auth: "api_key",
   body: verifyWebhookInput,
-  responses: { 200: { description: "Whether the webhook is authentic, and why not.", schema: verifyWebhookResultSchema } },
+  bodyExample: examples.verifyBody,
+  responses: {
+    200: {
+      description: "Whether the webhook is authentic, and why not.",
+      schema: verifyWebhookResultSchema,
+      example: examples.verifyResult,
+    },
+  },
   errors: ["rate_limited"],
   // Answers "is this signature valid": unlimited calls would let a stolen key probe signatures.
   rateLimit: { name: "webhook_verify", by: "api_key", limit: 60, windowSeconds: 60 },

@@ -1,3 +1,5 @@
+import type { RetryFailedDeliveriesInput } from "./schemas";
+
 /**
  * Documentation examples for the webhook routes (OpenAPI `bodyExample` / response `example`), kept beside
  * the schemas; examples.test.ts parses each with the schema it illustrates, so they cannot drift.
@@ -42,7 +44,7 @@ export const webhookExamples = {
     payload: { type: "payment.confirmed", timestamp: "2026-11-19T09:00:00.000Z", data: delivery.event.data },
   },
   retried: { ...delivery, status: "pending", nextAttemptAt: "2026-11-22T10:00:00.000Z", updatedAt: "2026-11-22T10:00:00.000Z" },
-  bulkRetryBody: { since: "2026-11-21T00:00:00Z", eventTypes: ["payment.confirmed", "payment.failed"], dryRun: true },
+  bulkRetryBody: { since: "2026-11-21T00:00:00Z", eventTypes: ["payment.confirmed", "payment.failed"], dryRun: true } satisfies RetryFailedDeliveriesInput,
   bulkRetryResult: { count: 42 },
   testBody: { url: "https://shop.example/webhooks", dryRun: false },
   testResult: {

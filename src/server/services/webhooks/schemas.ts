@@ -85,7 +85,7 @@ export const deliverySchema = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   event: eventSummary,
-});
+}).meta({ id: "Delivery" });
 
 export const attemptSchema = z.object({
   at: z.iso.datetime().describe("When the attempt was sent."),
