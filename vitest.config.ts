@@ -27,7 +27,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: "server",
-                include: integration,
+                include: [...integration, "tests/server-only/**/*.test.ts"],
                 env: { TEST_DATABASE: "server", TEST_SERVER_URL: serverUrl },
                 globalSetup: ["tests/support/server-database-setup.ts"],
               },

@@ -8,16 +8,27 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 /** postgres.js pool size: in-flight queries beyond it queue up inside the driver. */
 export const SERVER_POOL_SIZE = 10;
 
+/** Any fixed number: the session-level advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK_ID = 724_011_3001;
+
 export async function openServerDatabase(url: string, options: { max?: number } = {}): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  // Web processes and workers may start together on a fresh database: migrate on one dedicated
+  // connection holding an advisory lock, so the second process waits and then finds nothing to do.
+  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migrate(drizzle({ client: migrator }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await migrator.end({ timeout: 5 }); // ending the session releases the lock
+  }
   const client = postgres(url, {
     max: options.max ?? SERVER_POOL_SIZE,
     onnotice: () => {},
   });
   const db = drizzle({ client, schema }) as unknown as Database;
-  await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, kind: "server", close: () => client.end({ timeout: 5 }) };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoInstantInput } from "@/lib/iso-input";
 import {
   attemptTriggers,
   deliveryStatuses,
@@ -14,15 +15,9 @@ import { VERIFY_REASONS } from "@/server/webhooks/signing";
 
 /** Webhook schemas, written once: they validate REST and tRPC input, type the verbs and feed OpenAPI. */
 
-// Kept as strings (not transformed to Date) so that parsing twice — adapter, then verb — is harmless.
-// Years 1–9998 only: PostgreSQL has no year 0 and cannot parse JS's `+010000-…`; outside that the query
-// would fail with a 500 instead of a 400.
-const isoDate = z.iso
-  .datetime({ offset: true })
-  .refine((text) => {
-    const year = new Date(text).getUTCFullYear();
-    return year >= 1 && year <= 9998;
-  }, "must be between the years 0001 and 9998");
+// Kept as strings (not transformed to Date) so that parsing twice — adapter, then verb — is harmless;
+// limited to the years the database can take (see iso-input.ts).
+const isoDate = isoInstantInput({ offset: true });
 const eventType = z.enum(eventTypes);
 
 /** `?eventType=a&eventType=b` or `?eventType=a,b`. */
