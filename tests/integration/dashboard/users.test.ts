@@ -45,10 +45,10 @@ describe("authenticateUser", () => {
 
   it("answers a wrong password and an unknown email the same way", async () => {
     const { merchant } = await registerTestMerchant(api);
-    const wrong = login(merchant.email, "not the password at all");
-    const unknown = login("nobody-here@example.com", "not the password at all");
-    await expect(wrong).rejects.toMatchObject({ code: "invalid_credentials", detail: "The email or the password is wrong." });
-    await expect(unknown).rejects.toMatchObject({ code: "invalid_credentials", detail: "The email or the password is wrong." });
+    // Each awaited in turn: a second promise created up front could reject before anyone listens.
+    const same = { code: "invalid_credentials", detail: "The email or the password is wrong." };
+    await expect(login(merchant.email, "not the password at all")).rejects.toMatchObject(same);
+    await expect(login("nobody-here@example.com", "not the password at all")).rejects.toMatchObject(same);
   });
 
   it("locks an account after repeated failures from many addresses, even for the right password", async () => {
