@@ -54,6 +54,8 @@ const envSchema = z.object({
       }
     }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
+  /** Serve the benchmark floor routes under /api/bench (bench/README in BENCHMARKS.md); 404 otherwise. */
+  BENCH_ROUTES: booleanString.default(false),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };

@@ -1,0 +1,42 @@
+/**
+ * The bare loop of case 5: POSTs the bodies of the given deliveries to the receiver, `concurrency` at a
+ * time, with undici (the worker's HTTP client) and no signing, claiming or recording. Prints
+ * {"sent": n, "ms": elapsed, "cpuSeconds": …} once done. Env: DATABASE_URL, TARGET_URL, CONCURRENCY, BATCH (delivery id prefix).
+ */
+import postgres from "postgres";
+import { Agent, request } from "undici";
+
+const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+const target = process.env.TARGET_URL!;
+const concurrency = Number(process.env.CONCURRENCY ?? 32);
+const batch = process.env.BATCH!;
+
+const rows = await sql<{ id: string; type: string; created_at: Date; data: unknown }[]>`
+  select e.id, e.type, e.created_at, e.data from webhook_deliveries d join events e on e.id = d.event_id
+  where d.id like ${batch + "%"}`;
+await sql.end();
+const bodies = rows.map((row) => ({
+  id: row.id,
+  body: JSON.stringify({ type: row.type, timestamp: row.created_at.toISOString(), data: row.data }),
+}));
+
+const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+const started = performance.now();
+const cpuBefore = process.cpuUsage();
+let next = 0;
+async function lane() {
+  while (next < bodies.length) {
+    const item = bodies[next++]!;
+    const response = await request(target, {
+      method: "POST",
+      dispatcher,
+      headers: { "content-type": "application/json", "webhook-id": item.id },
+      body: item.body,
+    });
+    await response.body.dump();
+  }
+}
+await Promise.all(Array.from({ length: concurrency }, lane));
+const cpu = process.cpuUsage(cpuBefore);
+console.log(JSON.stringify({ sent: bodies.length, ms: performance.now() - started, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
+await dispatcher.close();

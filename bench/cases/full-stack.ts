@@ -1,0 +1,88 @@
+import { compare, ratio, type Variant } from "../lib/compare";
+import { config } from "../lib/config";
+import { baseUrl, routeExists, type BenchContext, type Merchant } from "../lib/context";
+import type { LoadSpec } from "../lib/load";
+import type { Server } from "../lib/proc";
+import { floorSpecs } from "./floor";
+
+/** The full-stack requests of the REST API (auth, validation, idempotency, logging, the service layer). */
+export function apiSpecs(server: Server, merchant: Merchant, paymentId: string) {
+  const auth = { authorization: `Bearer ${merchant.apiKey}` };
+  let counter = 0;
+  const prefix = `api-${server.name}-${Date.now().toString(36)}`;
+  return {
+    get: (): LoadSpec => ({
+      url: `${baseUrl(server)}/api/v1/payment/${paymentId}`,
+      connections: config.connections,
+      duration: config.duration,
+      headers: auth,
+    }),
+    list: (): LoadSpec => ({
+      url: `${baseUrl(server)}/api/v1/payment?limit=20`,
+      connections: config.connections,
+      duration: config.duration,
+      headers: auth,
+    }),
+    confirm: (): LoadSpec => ({
+      url: `${baseUrl(server)}/api/v1/payment/confirm`,
+      connections: config.connections,
+      duration: config.duration,
+      method: "POST",
+      setupRequest: (request) => {
+        const n = counter++;
+        return {
+          ...request,
+          headers: { ...auth, "content-type": "application/json", "idempotency-key": `${prefix}-${n}` },
+          body: JSON.stringify({ externalId: `${prefix}-${n}`, amount: "19.99", currency: "USD", status: "confirmed" }),
+        };
+      },
+    }),
+  };
+}
+
+/** Case 2: our own overhead over the floor, both in the same Next.js process. */
+export async function caseFullStack(ctx: BenchContext) {
+  const { report } = ctx;
+  report.section("2. Full stack vs the floor (both in the same Next.js server)");
+  const present = await Promise.all([
+    routeExists(ctx.next, "GET", `/api/v1/payment/${ctx.paymentId}`, ctx.merchant.apiKey),
+    routeExists(ctx.next, "GET", "/api/v1/payment", ctx.merchant.apiKey),
+    routeExists(ctx.next, "POST", "/api/v1/payment/confirm", ctx.merchant.apiKey),
+  ]);
+  if (!present.every(Boolean)) {
+    report.text("Skipped: the payment routes are not in this build yet.");
+    return;
+  }
+  report.text(
+    `${config.connections} connections, ${config.duration} s per run, ${config.reps} interleaved rounds. ` +
+      "Confirm sends a new externalId and Idempotency-Key each request; list is the first page of 20.",
+  );
+  report.text("");
+  const floor = floorSpecs(ctx, ctx.next);
+  const api = apiSpecs(ctx.next, ctx.merchant, ctx.paymentId);
+  const targets = ctx.targets(ctx.next);
+  const groups = ["server", "postgres", "autocannon"];
+
+  const gets: Variant[] = [
+    { name: "floor GET one payment", spec: floor.get, targets },
+    { name: "GET /payment/{id}", spec: api.get, targets },
+    { name: "GET /payment (20 rows)", spec: api.list, targets },
+  ];
+  const [floorGet, get, list] = await compare("full-stack GET", gets);
+  report.variants([floorGet!, get!, list!], groups);
+
+  const posts: Variant[] = [
+    { name: "floor POST payment+event+delivery", spec: floor.post, targets },
+    { name: "POST /payment/confirm", spec: api.confirm, targets },
+  ];
+  const [floorPost, confirm] = await compare("full-stack POST", posts);
+  report.variants([floorPost!, confirm!], groups);
+
+  const confirmRatio = ratio(confirm!, floorPost!);
+  const getRatio = ratio(get!, floorGet!);
+  const listRatio = ratio(list!, floorGet!);
+  report.ratio("POST /payment/confirm / floor POST", confirmRatio, 0.7);
+  report.ratio("GET /payment/{id} / floor GET", getRatio, 0.8);
+  report.ratio("GET /payment (20 rows) / floor GET", listRatio, 0.7);
+  report.data.fullStack = { floorGet, get, list, floorPost, confirm, ratios: { confirmRatio, getRatio, listRatio } };
+}

@@ -1,0 +1,97 @@
+import { performance } from "node:perf_hooks";
+import type postgres from "postgres";
+import { compare, ratio } from "../lib/compare";
+import { config } from "../lib/config";
+import { baseUrl, registerMerchant, routeExists, seedPayments, type BenchContext } from "../lib/context";
+import { percentile, median, round } from "../lib/stats";
+import { deepCursor } from "./paging-cursor";
+
+const KEYSET_COLUMNS = `*, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at`;
+
+/** Runs a query `iterations` times in a row; the median and p99 wall time in ms. */
+async function timeQuery(run: () => Promise<unknown>, iterations: number) {
+  for (let i = 0; i < 5; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return { median: median(times), p99: percentile(times, 99) };
+}
+
+/**
+ * Case 4: keyset paging with `pagingRows` payments for one merchant (seeded by one INSERT … SELECT
+ * generate_series): the page at depth `pagingDepth` against page 1, in SQL and through the API.
+ */
+export async function casePaging(ctx: BenchContext) {
+  const { report } = ctx;
+  const rows = config.pagingRows;
+  const depth = config.pagingDepth;
+  report.section(`4. Keyset paging: page at depth ${depth.toLocaleString("en-US")} vs page 1, ${rows.toLocaleString("en-US")} payments of one merchant`);
+  const merchant = await registerMerchant(ctx.next, "paging");
+  const seedStarted = performance.now();
+  await seedPayments(ctx.db.sql, merchant.id, rows, "b");
+  await ctx.db.sql`analyze payments`;
+  report.text(`Seeded in ${round((performance.now() - seedStarted) / 1000, 1)} s (one INSERT … SELECT generate_series, then ANALYZE).`);
+
+  const sql: postgres.Sql = ctx.db.sql;
+  const [position] = await sql<{ cursor_at: string; id: string }[]>`
+    select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+    order by created_at desc, id desc offset ${depth - 1} limit 1`;
+  const iterations = config.quick ? 50 : 300;
+  const page1 = await timeQuery(
+    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              order by created_at desc, id desc limit 21`,
+    iterations,
+  );
+  const deep = await timeQuery(
+    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              and (created_at, id) < (${position!.cursor_at}::timestamptz, ${position!.id})
+              order by created_at desc, id desc limit 21`,
+    iterations,
+  );
+  const offset = await timeQuery(
+    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              order by created_at desc, id desc offset ${depth} limit 21`,
+    config.quick ? 5 : 20,
+  );
+  report.text("");
+  report.text(`SQL through postgres.js (prepared statements), sequential, median of ${iterations} (OFFSET: fewer):`);
+  report.table(
+    ["query", "median ms", "p99 ms", "/ page 1"],
+    [
+      ["page 1 (keyset)", round(page1.median, 3), round(page1.p99, 3), 1],
+      [`depth ${depth} (keyset, row comparison)`, round(deep.median, 3), round(deep.p99, 3), round(deep.median / page1.median, 2)],
+      [`depth ${depth} (OFFSET, for contrast)`, round(offset.median, 3), round(offset.p99, 3), round(offset.median / page1.median, 1)],
+    ],
+  );
+  const sqlRatio = deep.median / page1.median;
+  report.text(`- SQL: depth / page 1 = **${round(sqlRatio, 2)}** — target ≤ 1.5: ${sqlRatio <= 1.5 ? "met" : "MISSED"}`);
+  const data: Record<string, unknown> = { rows, depth, page1, deep, offset, sqlRatio };
+
+  const cursor = await deepCursor(merchant.id, position!);
+  if (cursor && (await routeExists(ctx.next, "GET", "/api/v1/payment", merchant.apiKey))) {
+    const auth = { authorization: `Bearer ${merchant.apiKey}` };
+    const url = `${baseUrl(ctx.next)}/api/v1/payment?limit=20`;
+    const [first, deepPage] = await compare("paging HTTP", [
+      { name: "GET /payment page 1", spec: () => ({ url, connections: config.connections, duration: config.duration, headers: auth }), targets: ctx.targets(ctx.next) },
+      {
+        name: `GET /payment at depth ${depth}`,
+        spec: () => ({ url: `${url}&cursor=${encodeURIComponent(cursor)}`, connections: config.connections, duration: config.duration, headers: auth }),
+        targets: ctx.targets(ctx.next),
+      },
+    ]);
+    report.text("");
+    report.text("Through the API (full stack, signed cursor at that depth):");
+    report.variants([first!, deepPage!], ["server", "postgres"]);
+    const httpRatio = ratio(first!, deepPage!);
+    report.ratio("HTTP: page 1 req/s / depth req/s (≤ 1.5 means within 1.5×)", httpRatio);
+    const met = httpRatio.median <= 1.5;
+    report.text(`- HTTP target (depth within 1.5× of page 1): ${met ? "met" : "MISSED"}`);
+    Object.assign(data, { http: { first, deep: deepPage, ratio: httpRatio } });
+  } else {
+    report.text("HTTP comparison skipped: GET /payment or its cursor signer is not in this build yet.");
+  }
+  report.data.paging = data;
+}

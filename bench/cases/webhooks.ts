@@ -1,0 +1,185 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { newId } from "../../src/lib/ids";
+import { config, AUTH_SECRET } from "../lib/config";
+import { registerMerchant, type BenchContext } from "../lib/context";
+import { ROOT } from "../lib/env";
+import { sleep, startServer, treeCpuSeconds, type Server } from "../lib/proc";
+import { median, percentile, round, spread, fmtSpread } from "../lib/stats";
+
+const run = promisify(execFile);
+
+/**
+ * Case 5: webhook dispatch by a separate `npm run worker` process to a local receiver, against a bare loop
+ * that only POSTs the same bodies there; then commit → first-attempt lag at a steady event rate.
+ */
+export async function caseWebhooks(ctx: BenchContext) {
+  const { report, db } = ctx;
+  report.section("5. Webhook dispatch: separate worker process → local receiver, vs a bare POST loop");
+  if (!existsSync(path.join(ROOT, "scripts", "worker.ts"))) {
+    report.text("Skipped: `npm run worker` (scripts/worker.ts) is not in this tree yet.");
+    return;
+  }
+  const receiver = await startServer({
+    name: "receiver",
+    command: "node",
+    args: ["--import", "tsx", "bench/receiver.ts"],
+    port: ctx.nextPort(),
+    logFile: path.join(ctx.logDir, "receiver.log"),
+    env: {},
+  });
+  const hookUrl = `http://127.0.0.1:${receiver.port}/hook`;
+  const merchant = await registerMerchant(ctx.next, "webhooks", hookUrl);
+  const poll = process.env.BENCH_WORKER_POLL ?? "100ms";
+  let worker: Server | undefined;
+  try {
+    worker = await startServer({
+      name: "worker",
+      command: "node",
+      args: ["--import", "tsx", "scripts/worker.ts", "--concurrency", String(config.webhookConcurrency), "--poll", poll],
+      port: receiver.port, // readiness: the worker has no port; wait on the receiver, then on the log
+      logFile: path.join(ctx.logDir, "worker.log"),
+      env: {
+        DATABASE_URL: db.url,
+        AUTH_SECRET,
+        NODE_ENV: "production",
+        LOG_LEVEL: config.logLevel,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      },
+    });
+    await sleep(3000); // tsx start-up and the worker's migration check
+    const n = config.webhookDeliveries;
+    report.text(
+      `${n.toLocaleString("en-US")} due deliveries per round; worker: \`npm run worker -- --concurrency ${config.webhookConcurrency} --poll ${poll}\`; ` +
+        `bare loop: undici, ${config.webhookConcurrency} in flight, no signing or recording. ${config.reps} interleaved rounds.`,
+    );
+    report.text("");
+    const workerRates: number[] = [];
+    const bareRates: number[] = [];
+    const workerCpu: number[] = [];
+    const pgCpu: number[] = [];
+    const bareCpu: number[] = [];
+    for (let round_ = 0; round_ < config.reps; round_++) {
+      const batch = `whd_b${round_}${Date.now().toString(36)}`.slice(0, 14);
+      await seedDeliveries(ctx, merchant.id, hookUrl, batch, n);
+      // Worker: release the batch, wait until every delivery is recorded as delivered.
+      await fetch(`http://127.0.0.1:${receiver.port}/reset`, { method: "POST" });
+      const pgPids = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${db.name}`;
+      const pgBefore = pgPids.reduce((sum, row) => sum + treeCpuSeconds(row.pid), 0);
+      const cpuBefore = treeCpuSeconds(worker.pid);
+      const started = performance.now();
+      await db.sql`update webhook_deliveries set next_attempt_at = now() where id like ${batch + "%"}`;
+      for (;;) {
+        const [row] = await db.sql<{ done: number }[]>`
+          select count(*)::int as done from webhook_deliveries where id like ${batch + "%"} and status = 'delivered'`;
+        const done = row!.done;
+        if (done >= n) break;
+        if (performance.now() - started > 300_000) throw new Error(`worker delivered ${done}/${n} in 5 min`);
+        await sleep(50);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      workerRates.push(n / seconds);
+      workerCpu.push(((treeCpuSeconds(worker.pid) - cpuBefore) * 1e6) / n);
+      const pgPidsAfter = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${db.name}`;
+      pgCpu.push(((pgPidsAfter.reduce((sum, row) => sum + treeCpuSeconds(row.pid), 0) - pgBefore) * 1e6) / n);
+      console.log(`  [webhooks] worker #${round_ + 1}: ${Math.round(n / seconds)} deliveries/s`);
+
+      // Bare loop over the same bodies.
+      await fetch(`http://127.0.0.1:${receiver.port}/reset`, { method: "POST" });
+      const { stdout } = await run("node", ["--import", "tsx", "bench/bare-sender.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: db.url, TARGET_URL: hookUrl, CONCURRENCY: String(config.webhookConcurrency), BATCH: batch },
+      });
+      const bare = JSON.parse(stdout.trim().split("\n").at(-1)!) as { sent: number; ms: number; cpuSeconds: number };
+      bareRates.push(bare.sent / (bare.ms / 1000));
+      bareCpu.push((bare.cpuSeconds * 1e6) / bare.sent);
+      console.log(`  [webhooks] bare loop #${round_ + 1}: ${Math.round(bare.sent / (bare.ms / 1000))} POSTs/s`);
+    }
+    const ratios = workerRates.map((rate, i) => rate / bareRates[i]!);
+    report.table(
+      ["", "per second median (min–max)", "CPU µs per delivery (sender)", "CPU µs per delivery (postgres)"],
+      [
+        ["worker: signed deliveries", fmtSpread(spread(workerRates)), round(median(workerCpu)), round(median(pgCpu))],
+        ["bare POST loop", fmtSpread(spread(bareRates)), round(median(bareCpu)), "–"],
+      ],
+    );
+    const ratio = { median: median(workerRates) / median(bareRates), min: Math.min(...ratios), max: Math.max(...ratios), values: ratios };
+    report.text(`- Worker ≥ 1,000 deliveries/s: ${median(workerRates) >= 1000 ? "met" : "MISSED"} (${round(median(workerRates))})`);
+    report.ratio("worker / bare loop", ratio, 0.5);
+    const lag = await measureLag(ctx, merchant.id, hookUrl, receiver);
+    report.data.webhooks = { workerRates, bareRates, workerCpu, pgCpu, bareCpu, ratio, lag, poll };
+  } finally {
+    await worker?.stop();
+    await receiver.stop();
+  }
+}
+
+/** N events with their pending deliveries in one statement, held back (next_attempt_at = infinity) until released. */
+async function seedDeliveries(ctx: BenchContext, merchantId: string, url: string, batch: string, n: number) {
+  const tag = batch.slice(4);
+  await ctx.db.sql`
+    with ev as (
+      insert into events (id, merchant_id, type, data, subject_id, created_at)
+      select 'evt_' || ${tag} || lpad(i::text, ${26 - tag.length}, '0'), ${merchantId}, 'payment.confirmed',
+             jsonb_build_object('id', 'pay_' || lpad(i::text, 26, '0'), 'externalId', 'ext-' || i, 'amount', '19.99',
+                                'currency', 'USD', 'status', 'confirmed'),
+             null, now()
+      from generate_series(1, ${n}::int) as i
+      returning id)
+    insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
+    select 'whd_' || substr(id, 5), ${merchantId}, id, ${url}, 'pending', 'infinity', now(), now() from ev`;
+}
+
+/**
+ * Commit → first attempt: events committed one transaction each at `lagRate`/s for `lagSeconds`; the lag is
+ * the receiver's arrival time minus the moment the commit returned.
+ */
+async function measureLag(ctx: BenchContext, merchantId: string, url: string, receiver: Server) {
+  const { report, db } = ctx;
+  await fetch(`http://127.0.0.1:${receiver.port}/reset`, { method: "POST" });
+  const committed = new Map<string, number>();
+  const total = config.lagRate * config.lagSeconds;
+  const started = Date.now();
+  const inFlight = new Set<Promise<void>>();
+  for (let i = 0; i < total; i++) {
+    // Pace: event i is due at started + i / rate.
+    const due = started + (i * 1000) / config.lagRate;
+    const wait = due - Date.now();
+    if (wait > 1) await sleep(wait);
+    const eventId = newId("event");
+    const task = db.sql
+      .begin(async (tx) => {
+        const now = new Date();
+        await tx`insert into events (id, merchant_id, type, data, created_at)
+                 values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
+        await tx`insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
+                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${url}, 'pending', ${now}, ${now}, ${now})`;
+      })
+      .then(() => {
+        committed.set(eventId, Date.now());
+      })
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+  await Promise.all(inFlight);
+  const offered = total / ((Date.now() - started) / 1000);
+  const deadline = Date.now() + 60_000;
+  let arrivals: Record<string, number> = {};
+  for (;;) {
+    const stats = (await (await fetch(`http://127.0.0.1:${receiver.port}/stats`)).json()) as { unique: number };
+    if (stats.unique >= total || Date.now() > deadline) break;
+    await sleep(200);
+  }
+  arrivals = (await (await fetch(`http://127.0.0.1:${receiver.port}/arrivals`)).json()) as Record<string, number>;
+  const lags = [...committed].flatMap(([id, at]) => (arrivals[id] === undefined ? [] : [arrivals[id]! - at]));
+  const missing = total - lags.length;
+  const p50 = percentile(lags, 50);
+  const p99 = percentile(lags, 99);
+  report.text("");
+  report.text(`Commit → first attempt at ${config.lagRate} events/s (offered ${round(offered)}/s) for ${config.lagSeconds} s, one transaction per event:`);
+  report.table(["events", "arrived", "lag p50 ms", "lag p99 ms", "lag max ms"], [[total, lags.length, round(p50), round(p99), round(Math.max(...lags))]]);
+  report.text(`- p50 < 250 ms: ${p50 < 250 ? "met" : "MISSED"}; p99 < 1,000 ms: ${p99 < 1000 ? "met" : "MISSED"}${missing ? `; ${missing} not delivered within 60 s` : ""}`);
+  return { total, arrived: lags.length, p50, p99, max: Math.max(...lags), offered };
+}

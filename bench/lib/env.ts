@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { AUTH_SECRET, config } from "./config";
+import { startServer, type Server } from "./proc";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** A database of its own on the PostgreSQL server, dropped at the end. */
+export async function createDatabase(): Promise<{ name: string; url: string; sql: postgres.Sql; drop(): Promise<void> }> {
+  const name = `bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgres(config.adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(config.adminUrl);
+  url.pathname = `/${name}`;
+  const sql = postgres(url.toString(), { max: 4, onnotice: () => {} });
+  return {
+    name,
+    url: url.toString(),
+    sql,
+    async drop() {
+      await sql.end({ timeout: 5 });
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
+
+export function nextBuild() {
+  execFileSync("node", ["node_modules/next/dist/bin/next", "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+}
+
+/** The production build under `next start`, configured for benchmarking (see BENCHMARKS.md). */
+export function startNext(options: { name: string; port: number; logFile: string; env: Record<string, string | undefined> }): Promise<Server> {
+  return startServer({
+    name: options.name,
+    command: "node",
+    args: ["node_modules/next/dist/bin/next", "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    port: options.port,
+    logFile: options.logFile,
+    env: {
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      AUTH_SECRET,
+      LOG_LEVEL: config.logLevel,
+      BENCH_ROUTES: "true",
+      // No worker drains deliveries during HTTP runs (case 5 starts its own), and they may point at loopback.
+      WEBHOOK_WORKER: "off",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // The per-key / per-IP limits (100 and 20 req/s by default) would otherwise measure the limiter's 429s.
+      RATE_LIMIT_PER_KEY: "1000000",
+      RATE_LIMIT_PER_IP: "1000000",
+      ...options.env,
+    },
+  });
+}
+
+export function machine() {
+  const run = (command: string, args: string[]) => {
+    try {
+      return execFileSync(command, args, { encoding: "utf8" }).trim();
+    } catch {
+      return "?";
+    }
+  };
+  const pkg = (name: string) => {
+    try {
+      return (JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+      return "?";
+    }
+  };
+  return {
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? "?"}`,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    kernel: run("uname", ["-r"]),
+    node: process.version,
+    next: pkg("next"),
+    drizzle: pkg("drizzle-orm"),
+    postgresJs: pkg("postgres"),
+    pglite: pkg("@electric-sql/pglite"),
+    autocannon: pkg("autocannon"),
+    loadAverage: run("cat", ["/proc/loadavg"]),
+  };
+}

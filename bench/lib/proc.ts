@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { openSync, readdirSync, readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
+
+function statFields(pid: number): string[] | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, or 0 when it is gone. */
+export function cpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** The process and its descendants (`next start` may fork). */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ppid = Number(statFields(Number(entry))?.[1]);
+    if (!Number.isFinite(ppid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+export function treeCpuSeconds(root: number): number {
+  return processTree(root).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+}
+
+export interface Server {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a server process (stdout/stderr to `logFile`) and waits until `readyPath` answers 200. */
+export async function startServer(options: {
+  name: string;
+  command: string;
+  args: string[];
+  port: number;
+  env: Record<string, string | undefined>;
+  logFile: string;
+  readyPath?: string;
+  timeoutMs?: number;
+}): Promise<Server> {
+  const log = openSync(options.logFile, "a");
+  const child = spawn(options.command, options.args, {
+    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    stdio: ["ignore", log, log],
+  });
+  let exited: number | null = null;
+  child.on("exit", (code) => {
+    exited = code ?? -1;
+  });
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const url = `http://127.0.0.1:${options.port}${options.readyPath ?? "/api/v1/health"}`;
+  for (;;) {
+    if (exited !== null) throw new Error(`${options.name} exited with ${exited}; see ${options.logFile}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${options.name} did not become ready at ${url}; see ${options.logFile}`);
+    }
+    await sleep(200);
+  }
+  return {
+    name: options.name,
+    port: options.port,
+    child,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench` — see BENCHMARKS.md. Creates its own database on the PostgreSQL server, builds the
+ * production app, starts it beside a bare node:http server, runs the cases (BENCH_CASES, default all) and
+ * writes bench/results/<time>.{md,json}. BENCH_QUICK=1: seconds instead of minutes (smoke test).
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { caseFloor } from "./cases/floor";
+import { config } from "./lib/config";
+import { registerMerchant, seedPayments, type BenchContext } from "./lib/context";
+import { createDatabase, machine, nextBuild, ROOT, startNext } from "./lib/env";
+import { startServer, type Server } from "./lib/proc";
+import { Report } from "./lib/report";
+
+const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
+  "1": caseFloor,
+  "2": async (ctx) => (await import("./cases/full-stack")).caseFullStack(ctx),
+  "3": async (ctx) => (await import("./cases/soak")).caseSoak(ctx),
+  "4": async (ctx) => (await import("./cases/paging")).casePaging(ctx),
+  "5": async (ctx) => (await import("./cases/webhooks")).caseWebhooks(ctx),
+  "6": async (ctx) => (await import("./cases/embedded")).caseEmbedded(ctx),
+};
+
+async function main() {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const resultsDir = path.join(ROOT, "bench", "results");
+  const logDir = path.join(resultsDir, "logs", stamp);
+  mkdirSync(logDir, { recursive: true });
+  const report = new Report(resultsDir);
+  const info = machine();
+  report.data.machine = info;
+  report.data.config = config;
+  report.text(`# npm run bench — ${new Date().toISOString()}${config.quick ? " (QUICK smoke mode: not a measurement)" : ""}`);
+  report.text("");
+  report.text(`Machine: ${info.cpu}, ${info.memoryGiB} GiB, Linux ${info.kernel}; load average at start: ${info.loadAverage}`);
+  report.text(`Node ${info.node}, next ${info.next}, drizzle-orm ${info.drizzle}, postgres.js ${info.postgresJs}, PGlite ${info.pglite}, autocannon ${info.autocannon}`);
+
+  if (!config.skipBuild) nextBuild();
+
+  const db = await createDatabase();
+  const servers: Server[] = [];
+  let port = config.basePort;
+  try {
+    // Next first: its start-up applies the migrations to the fresh database.
+    const next = await startNext({ name: "next", port: port++, logFile: path.join(logDir, "next.log"), env: { DATABASE_URL: db.url } });
+    servers.push(next);
+    const bare = await startServer({
+      name: "bare",
+      command: "node",
+      args: ["--import", "tsx", "bench/bare-server.ts"],
+      port: port++,
+      logFile: path.join(logDir, "bare.log"),
+      env: { DATABASE_URL: db.url, NODE_ENV: "production" },
+    });
+    servers.push(bare);
+
+    const merchant = await registerMerchant(next, "main", "http://127.0.0.1:9/bench");
+    await seedPayments(db.sql, merchant.id, 10_000, "a");
+    const [newest] = await db.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} order by created_at desc limit 1`;
+    const paymentId = newest!.id;
+    await db.sql`analyze`;
+
+    const ctx: BenchContext = {
+      db,
+      next,
+      bare,
+      merchant,
+      paymentId,
+      report,
+      logDir,
+      targets: (server) => ({ servers: { server: server.pid }, pg: { sql: db.sql, database: db.name } }),
+      nextPort: () => port++,
+    };
+    for (const id of config.cases) {
+      const run = CASES[id];
+      if (!run) throw new Error(`unknown case ${id}`);
+      await run(ctx);
+    }
+    report.text("");
+    report.text(`Load average at the end: ${machine().loadAverage}`);
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    await db.drop();
+    const saved = report.save(stamp);
+    report.save("latest");
+    console.log(`\nSaved bench/results/${stamp}.md (${saved.length} bytes) and bench/results/latest.md`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
