@@ -8,7 +8,7 @@ import path from "node:path";
 import { caseFloor } from "./cases/floor";
 import { config } from "./lib/config";
 import { registerMerchant, seedPayments, type BenchContext } from "./lib/context";
-import { createDatabase, machine, nextBuild, ROOT, startNext } from "./lib/env";
+import { createDatabase, machine, nextBuild, ROOT, startNext, TUNED, tunedProjectDir } from "./lib/env";
 import { startServer, type Server } from "./lib/proc";
 import { Report } from "./lib/report";
 
@@ -53,6 +53,14 @@ async function main() {
       env: { DATABASE_URL: db.url, NODE_ENV: "production" },
     });
     servers.push(bare);
+    const tuned = await startNext({
+      name: "next-tuned",
+      port: port++,
+      logFile: path.join(logDir, "next-tuned.log"),
+      cwd: tunedProjectDir(),
+      env: { DATABASE_URL: db.url, NODE_OPTIONS: TUNED.nodeOptions },
+    });
+    servers.push(tuned);
 
     const merchant = await registerMerchant(next, "main", "http://127.0.0.1:9/bench");
     await seedPayments(db.sql, merchant.id, 10_000, "a");
@@ -64,6 +72,7 @@ async function main() {
       db,
       next,
       bare,
+      tuned,
       merchant,
       paymentId,
       report,

@@ -1,6 +1,7 @@
 import type { Variant } from "../lib/compare";
 import { compare, ratio } from "../lib/compare";
 import { config } from "../lib/config";
+import { TUNED } from "../lib/env";
 import { baseUrl, type BenchContext } from "../lib/context";
 import type { LoadSpec } from "../lib/load";
 import type { Server } from "../lib/proc";
@@ -36,22 +37,31 @@ export function floorSpecs(ctx: BenchContext, server: Server) {
 export async function caseFloor(ctx: BenchContext) {
   const { report } = ctx;
   report.section("1. Framework floor: Next.js route handler vs bare node:http, same SQL");
-  report.text(`${config.connections} connections, ${config.duration} s per run, ${config.reps} interleaved rounds (bare, next, bare, next, …).`);
+  report.text(
+    `${config.connections} connections, ${config.duration} s per run, ${config.reps} interleaved rounds (bare, next, tuned, bare, …). ` +
+      `"next": the build as configured in next.config.ts; "tuned": the same build with ${JSON.stringify(TUNED.nextConfig)} and NODE_OPTIONS=${TUNED.nodeOptions}.`,
+  );
   report.text("");
   const bare = floorSpecs(ctx, ctx.bare);
   const next = floorSpecs(ctx, ctx.next);
+  const tuned = floorSpecs(ctx, ctx.tuned);
   const results: Record<string, unknown> = {};
   for (const kind of ["constant", "get", "post"] as const) {
     const variants: Variant[] = [
       { name: `bare ${kind}`, spec: bare[kind], targets: ctx.targets(ctx.bare) },
       { name: `next floor ${kind}`, spec: next[kind], targets: ctx.targets(ctx.next) },
+      { name: `next floor ${kind}, tuned`, spec: tuned[kind], targets: ctx.targets(ctx.tuned) },
     ];
-    const [bareSummary, nextSummary] = await compare(`floor ${kind}`, variants);
-    report.variants([bareSummary!, nextSummary!], ["server", "postgres", "autocannon"]);
+    const [bareSummary, nextSummary, tunedSummary] = await compare(`floor ${kind}`, variants);
+    report.variants([bareSummary!, nextSummary!, tunedSummary!], ["server", "postgres", "autocannon"]);
     const value = ratio(nextSummary!, bareSummary!);
+    const tunedValue = ratio(tunedSummary!, bareSummary!);
+    const gain = ratio(tunedSummary!, nextSummary!);
     report.ratio(`${kind}: next floor / bare`, value);
+    report.ratio(`${kind}: tuned floor / bare`, tunedValue);
+    report.ratio(`${kind}: tuned / next (after / before)`, gain, kind === "constant" ? 2 : undefined);
     report.text("");
-    results[kind] = { bare: bareSummary, next: nextSummary, ratio: value };
+    results[kind] = { bare: bareSummary, next: nextSummary, tuned: tunedSummary, ratio: value, tunedRatio: tunedValue, gain };
   }
   report.data.floor = results;
   return results;

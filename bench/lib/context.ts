@@ -14,6 +14,8 @@ export interface BenchContext {
   db: { name: string; url: string; sql: postgres.Sql };
   next: Server;
   bare: Server;
+  /** The same build under run-time options that cut per-request work (lib/env.ts TUNED). */
+  tuned: Server;
   merchant: Merchant;
   /** A payment of `merchant` (case 1 and 2 GETs). */
   paymentId: string;

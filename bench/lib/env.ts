@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -36,14 +36,43 @@ export function nextBuild() {
   });
 }
 
+/**
+ * What configuration alone can cut from Next.js's per-request work (case 1, "tuned"), applied to the same
+ * build: `next start` reads next.config at start-up, so a directory that links to this build with another
+ * next.config runs the same code under other run-time options. Build-time options (output: "standalone")
+ * cannot be varied this way; see BENCHMARKS.md.
+ */
+export const TUNED = {
+  nextConfig: { poweredByHeader: false, compress: false },
+  /** A larger young generation: fewer scavenges for Next.js's many short-lived objects per request. */
+  nodeOptions: "--max-semi-space-size=32",
+};
+
+export function tunedProjectDir(): string {
+  const dir = path.join(ROOT, "bench", "results", "tuned-app");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const entry of [".next", "node_modules", "package.json", "drizzle"]) symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
+  writeFileSync(path.join(dir, "next.config.mjs"), `export default ${JSON.stringify(TUNED.nextConfig)};\n`);
+  return dir;
+}
+
 /** The production build under `next start`, configured for benchmarking (see BENCHMARKS.md). */
-export function startNext(options: { name: string; port: number; logFile: string; env: Record<string, string | undefined> }): Promise<Server> {
+export function startNext(options: {
+  name: string;
+  port: number;
+  logFile: string;
+  env: Record<string, string | undefined>;
+  /** Run from another project directory (the tuned variant). */
+  cwd?: string;
+}): Promise<Server> {
   return startServer({
     name: options.name,
     command: "node",
     args: ["node_modules/next/dist/bin/next", "start", "-p", String(options.port), "-H", "127.0.0.1"],
     port: options.port,
     logFile: options.logFile,
+    cwd: options.cwd,
     env: {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",

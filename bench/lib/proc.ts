@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { openSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 
@@ -60,9 +61,17 @@ export async function startServer(options: {
   logFile: string;
   readyPath?: string;
   timeoutMs?: number;
+  cwd?: string;
 }): Promise<Server> {
   const log = openSync(options.logFile, "a");
-  const child = spawn(options.command, options.args, {
+  // BENCH_PROFILE=1: every node server writes a V8 CPU profile beside its log when it stops
+  // (summarise with bench/tools/cpuprofile-summary.mjs).
+  const profile =
+    options.command === "node" && process.env.BENCH_PROFILE
+      ? ["--cpu-prof", `--cpu-prof-dir=${path.join(path.dirname(options.logFile), "profiles")}`, `--cpu-prof-name=${options.name}.cpuprofile`]
+      : [];
+  const child = spawn(options.command, [...profile, ...options.args], {
+    cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
     stdio: ["ignore", log, log],
   });
