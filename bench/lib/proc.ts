@@ -64,11 +64,12 @@ export async function startServer(options: {
   cwd?: string;
 }): Promise<Server> {
   const log = openSync(options.logFile, "a");
-  // BENCH_PROFILE=1: every node server writes a V8 CPU profile beside its log when it stops
+  // BENCH_PROFILE=1: every node server writes a V8 CPU profile under profiles/<name>/ beside its log when it
+  // stops (one file per thread: the largest is the main thread)
   // (summarise with bench/tools/cpuprofile-summary.mjs).
   const profile =
     options.command === "node" && process.env.BENCH_PROFILE
-      ? ["--cpu-prof", `--cpu-prof-dir=${path.join(path.dirname(options.logFile), "profiles")}`, `--cpu-prof-name=${options.name}.cpuprofile`]
+      ? ["--cpu-prof", `--cpu-prof-dir=${path.join(path.dirname(options.logFile), "profiles", options.name)}`]
       : [];
   const child = spawn(options.command, [...profile, ...options.args], {
     cwd: options.cwd,
