@@ -85,6 +85,8 @@ export function startNext(options: {
       // The per-key / per-IP limits (100 and 20 req/s by default) would otherwise measure the limiter's 429s.
       RATE_LIMIT_PER_KEY: "1000000",
       RATE_LIMIT_PER_IP: "1000000",
+      // In-process counters: a shared Redis would carry counts (and register's 10/h) across runs.
+      REDIS_URL: undefined,
       ...options.env,
     },
   });
