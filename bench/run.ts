@@ -80,11 +80,21 @@ async function main() {
       targets: (server) => ({ servers: { server: server.pid }, pg: { sql: db.sql, database: db.name } }),
       nextPort: () => port++,
     };
+    const failed: string[] = [];
     for (const id of config.cases) {
       const run = CASES[id];
       if (!run) throw new Error(`unknown case ${id}`);
-      await run(ctx);
+      const started = Date.now();
+      try {
+        await run(ctx);
+      } catch (error) {
+        // One broken case must not cost the others' numbers: report it and go on.
+        failed.push(id);
+        report.text(`\n**Case ${id} failed:** ${(error as Error).stack ?? String(error)}`);
+      }
+      console.log(`  (case ${id}: ${Math.round((Date.now() - started) / 1000)} s)`);
     }
+    if (failed.length > 0) process.exitCode = 1;
     report.text("");
     report.text(`Load average at the end: ${machine().loadAverage}`);
   } finally {
@@ -97,7 +107,7 @@ async function main() {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
