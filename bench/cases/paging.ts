@@ -72,7 +72,7 @@ export async function casePaging(ctx: BenchContext) {
       ["page 1 (keyset)", round(page1.median, 3), round(page1.p99, 3), 1],
       [`depth ${depth} (keyset, row comparison)`, round(deep.median, 3), round(deep.p99, 3), round(deep.median / page1.median, 2)],
       [`depth ${depth} (OFFSET, for contrast)`, round(offset.median, 3), round(offset.p99, 3), round(offset.median / page1.median, 1)],
-      ["page 1, ORDER BY … DESC (NULLS FIRST: no index serves it; the list's order before a9bf140)", round(plainDesc.median, 3), round(plainDesc.p99, 3), round(plainDesc.median / page1.median, 1)],
+      ["page 1, ORDER BY … DESC (NULLS FIRST: no index serves it: the list's first ORDER BY)", round(plainDesc.median, 3), round(plainDesc.p99, 3), round(plainDesc.median / page1.median, 1)],
     ],
   );
   const sqlRatio = deep.median / page1.median;
