@@ -4,8 +4,18 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * AES-256-GCM for secrets we must read back (webhook signing secrets), with a key derived from AUTH_SECRET
  * per purpose (HKDF), so a database dump alone does not reveal them. Format: `v1.<iv>.<tag>.<ciphertext>`.
  */
+// The webhook worker opens a secret per delivery: derive each key once, not per call.
+const derivedKeys = new Map<string, Buffer>();
+
 function deriveKey(masterSecret: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", masterSecret, "merchant-payments", purpose, 32));
+  const id = `${purpose}\u0000${masterSecret}`;
+  let key = derivedKeys.get(id);
+  if (!key) {
+    if (derivedKeys.size >= 16) derivedKeys.clear(); // a process has one secret; tests may use a few
+    key = Buffer.from(hkdfSync("sha256", masterSecret, "merchant-payments", purpose, 32));
+    derivedKeys.set(id, key);
+  }
+  return key;
 }
 
 export function sealSecret(masterSecret: string, purpose: string, plaintext: string): string {
