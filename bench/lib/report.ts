@@ -38,7 +38,7 @@ export class Report {
         summary.p50,
         summary.p99,
         `${summary.non2xx} / ${summary.errors} / ${summary.timeouts}`,
-        ...cpuGroups.map((group) => round(summary.cpuUsPerRequest[group] ?? NaN)),
+        ...cpuGroups.map((group) => (summary.runs.some((run) => group in run.cpu) ? round(summary.cpuUsPerRequest[group] ?? NaN) : "–")),
       ]),
     );
   }
