@@ -1,5 +1,6 @@
 import { compare, ratio, type Variant } from "../lib/compare";
 import { config } from "../lib/config";
+import { fmtSpread } from "../lib/stats";
 import { baseUrl, routeExists, type BenchContext, type Merchant } from "../lib/context";
 import type { LoadSpec } from "../lib/load";
 import type { Server } from "../lib/proc";
@@ -81,8 +82,8 @@ export async function caseFullStack(ctx: BenchContext) {
   const confirmRatio = ratio(confirm!, floorPost!);
   const getRatio = ratio(get!, floorGet!);
   const listRatio = ratio(list!, floorGet!);
-  report.ratio("POST /payment/confirm / floor POST", confirmRatio, 0.7);
-  report.ratio("GET /payment/{id} / floor GET", getRatio, 0.8);
-  report.ratio("GET /payment (20 rows) / floor GET", listRatio, 0.7);
+  report.target("2. POST /payment/confirm ≥ 0.7 × floor POST", fmtSpread(confirmRatio, 2), confirmRatio.median >= 0.7);
+  report.target("2. GET /payment/{id} ≥ 0.8 × floor GET", fmtSpread(getRatio, 2), getRatio.median >= 0.8);
+  report.target("2. GET /payment (20 rows) ≥ 0.7 × floor GET", fmtSpread(listRatio, 2), listRatio.median >= 0.7);
   report.data.fullStack = { floorGet, get, list, floorPost, confirm, ratios: { confirmRatio, getRatio, listRatio } };
 }

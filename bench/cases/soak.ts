@@ -73,6 +73,10 @@ export async function caseSoak(ctx: BenchContext) {
   );
   report.text(`Per second: ${whole.join(" ")}`);
   const met = stable >= 0.9 && result.status5xx === 0 && result.timeouts === 0 && result.errors === 0;
-  report.text(`- Target (last ≥ 0.9 × first, no 5xx, no timeouts): ${met ? "met" : "MISSED"}`);
+  report.target(
+    `3. ${config.soakSeconds} s at ${config.soakConnections} connections: last ${window} s ≥ 0.9 × first ${window} s, no 5xx, no timeouts`,
+    `${round(stable, 2)}; 5xx ${result.status5xx}, timeouts ${result.timeouts}, errors ${result.errors}`,
+    met,
+  );
   report.data.soak = { ...result, first, last, stable, full };
 }

@@ -7,6 +7,14 @@ import { fmtSpread, round, type Spread } from "./stats";
 export class Report {
   private readonly lines: string[] = [];
   readonly data: Record<string, unknown> = {};
+  /** Every target checked in the run, for the summary at the top. */
+  readonly targets: { target: string; measured: string; met: boolean }[] = [];
+
+  /** Records a target's verdict and prints the line under the case. */
+  target(target: string, measured: string, met: boolean) {
+    this.targets.push({ target, measured, met });
+    this.text(`- ${target}: **${measured}** — ${met ? "met" : "MISSED"}`);
+  }
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -49,7 +57,18 @@ export class Report {
   }
 
   save(name: string) {
-    const markdown = this.lines.join("\n") + "\n";
+    const summary = [
+      "",
+      "## Targets",
+      "",
+      "| target | measured (median, min–max) | |",
+      "|---|---|---|",
+      ...this.targets.map((t) => `| ${t.target} | ${t.measured} | ${t.met ? "met" : "**missed**"} |`),
+      "",
+    ];
+    const [title, ...rest] = this.lines;
+    const markdown = [title, ...summary, ...rest].join("\n") + "\n";
+    this.data.targets = this.targets;
     writeFileSync(path.join(this.dir, `${name}.md`), markdown);
     writeFileSync(path.join(this.dir, `${name}.json`), JSON.stringify(this.data, null, 2));
     return markdown;
