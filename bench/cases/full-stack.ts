@@ -1,10 +1,26 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { compare, ratio, type Variant } from "../lib/compare";
 import { config } from "../lib/config";
 import { fmtSpread } from "../lib/stats";
 import { baseUrl, routeExists, type BenchContext, type Merchant } from "../lib/context";
 import type { LoadSpec } from "../lib/load";
 import type { Server } from "../lib/proc";
+import { ROOT } from "../lib/env";
 import { floorSpecs } from "./floor";
+
+/** bench/tools/pipeline.ts for get, list and confirm, each in its own process on its own database. */
+async function pipelineWithoutNext() {
+  const rows: { kind: string; rps: number; cpuUsPerRequest: number }[] = [];
+  for (const kind of ["get", "list", "confirm"]) {
+    const { stdout } = await promisify(execFile)("node", ["--import", "tsx", "bench/tools/pipeline.ts", kind], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_SECONDS: String(config.duration), BENCH_LOG_LEVEL: config.logLevel },
+    });
+    rows.push(JSON.parse(stdout.trim().split("\n").at(-1)!) as { kind: string; rps: number; cpuUsPerRequest: number });
+  }
+  return rows;
+}
 
 /** The full-stack requests of the REST API (auth, validation, idempotency, logging, the service layer). */
 export function apiSpecs(server: Server, merchant: Merchant, paymentId: string) {
@@ -85,5 +101,15 @@ export async function caseFullStack(ctx: BenchContext) {
   report.target("2. POST /payment/confirm ≥ 0.7 × floor POST", fmtSpread(confirmRatio, 2), confirmRatio.median >= 0.7);
   report.target("2. GET /payment/{id} ≥ 0.8 × floor GET", fmtSpread(getRatio, 2), getRatio.median >= 0.8);
   report.target("2. GET /payment (20 rows) ≥ 0.7 × floor GET", fmtSpread(listRatio, 2), listRatio.median >= 0.7);
-  report.data.fullStack = { floorGet, get, list, floorPost, confirm, ratios: { confirmRatio, getRatio, listRatio } };
+  const pipeline = await pipelineWithoutNext();
+  report.text("");
+  report.text(
+    "Our pipeline without Next.js (`bench/tools/pipeline.ts`: the same route declarations through `dispatch()`, " +
+      "32 requests in flight in one process, no HTTP): what the REST layer itself costs.",
+  );
+  report.table(
+    ["request", "req/s", "CPU µs/req (pipeline + drizzle + postgres.js client)"],
+    pipeline.map((row) => [row.kind, row.rps, row.cpuUsPerRequest]),
+  );
+  report.data.fullStack = { floorGet, get, list, floorPost, confirm, ratios: { confirmRatio, getRatio, listRatio }, pipeline };
 }

@@ -1,6 +1,6 @@
 /**
  * Our REST pipeline without Next.js: the real route declarations driven through `dispatch()` (as the
- * integration tests do) on a fresh database, `CONCURRENCY` requests in flight for `SECONDS`. Prints req/s and
+ * integration tests do) on a fresh database, `CONCURRENCY` requests in flight for `BENCH_SECONDS` (10). Prints req/s and
  * CPU per request of this process (the pipeline + drizzle + postgres.js client). Run under a profiler for
  * readable frames (the production build minifies them):
  *
@@ -17,7 +17,7 @@ import { seedPayments } from "../lib/context";
 import { createDatabase } from "../lib/env";
 
 const kind = process.argv[2] ?? "confirm";
-const seconds = Number(process.env.SECONDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.CONCURRENCY ?? 32);
 
 const database = await createDatabase();
