@@ -4,7 +4,7 @@
  * CPU per request of this process (the pipeline + drizzle + postgres.js client). Run under a profiler for
  * readable frames (the production build minifies them):
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/tools/pipeline.ts confirm|get|list
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/tools/pipeline.ts confirm|confirm-no-key|get|list
  */
 import pino from "pino";
 import { parseEnv } from "../../src/env";
@@ -62,7 +62,7 @@ try {
         ? await call("GET", `/payment/${newest!.id}`, auth)
         : kind === "list"
           ? await call("GET", "/payment?limit=20", auth)
-          : await call("POST", "/payment/confirm", { ...auth, "idempotency-key": `p-${i}` }, {
+          : await call("POST", "/payment/confirm", kind === "confirm-no-key" ? auth : { ...auth, "idempotency-key": `p-${i}` }, {
               externalId: `pipeline-${i}`,
               amount: "19.99",
               currency: "USD",
