@@ -6,7 +6,9 @@ import { generateKeyPair } from "../../src/server/keys/fixtures";
 import { handleRoute } from "../../src/server/http/handle";
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys } from "../../src/server/http/idempotency";
 import { defineRoute, type AnyRoute } from "../../src/server/http/route";
+import type { ServiceContext } from "../../src/server/services/context";
 import { ServiceError } from "../../src/server/services/errors";
+import { emitEvent } from "../../src/server/services/events/emit";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
@@ -34,7 +36,11 @@ async function storedKeys(key: string) {
 }
 
 /** A POST route for driving the mechanism directly: it counts its runs and can be held open. */
-function probeRoute(path: string, behaviour: (body: { n: number }) => Promise<unknown>, idempotency?: AnyRoute["idempotency"]) {
+function probeRoute(
+  path: string,
+  behaviour: (body: { n: number }, ctx: ServiceContext) => Promise<unknown>,
+  idempotency?: AnyRoute["idempotency"],
+) {
   let runs = 0;
   const route = defineRoute({
     operationId: `probe${path.replace(/\W/g, "")}`,
@@ -46,9 +52,9 @@ function probeRoute(path: string, behaviour: (body: { n: number }) => Promise<un
     body: z.object({ n: z.number() }),
     responses: { 201: { description: "ran" } },
     idempotency,
-    handler: async ({ body }) => {
+    handler: async ({ body, ctx }) => {
       runs++;
-      return { status: 201, body: { ran: runs, result: await behaviour(body) } };
+      return { status: 201, body: { ran: runs, result: await behaviour(body, ctx) } };
     },
   });
   async function call(key: string, n = 1, merchant = shop) {
@@ -93,6 +99,10 @@ describe("Idempotency-Key", () => {
     const reused = await confirm({ externalId: id, amount: "2.00", currency: "USD" }, key);
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe("idempotency_key_reused");
+    // A new payment under a used key: refused, and nothing of it written.
+    const otherId = externalId();
+    expect((await confirm({ externalId: otherId, amount: "2.00", currency: "USD" }, key)).status).toBe(422);
+    expect(await runtime.database.db.select().from(payments).where(eq(payments.externalId, otherId))).toHaveLength(0);
   });
 
   it("scopes keys to the merchant and the path", async () => {
@@ -125,6 +135,83 @@ describe("Idempotency-Key", () => {
     expect(after).toMatchObject({ status: 201, body: { ran: 1, result: "done" } });
     expect(after.headers.get("idempotent-replayed")).toBe("true");
     expect(probe.runs()).toBe(1);
+  });
+
+  describe("atomic routes (the answer commits in the handler's transaction)", () => {
+    /** An atomic probe whose every run writes one event (subject = the key), so committed runs can be counted. */
+    const atomicProbe = (path: string, hold?: Promise<void>, fail?: () => boolean) =>
+      probeRoute(
+        path,
+        async (_body, ctx) => {
+          await emitEvent({ ctx, input: { type: "webhook.test", data: { probe: path }, subjectId: `${path}:${ctx.requestId}` } });
+          if (hold) await hold;
+          if (fail?.()) throw new Error("crashed after writing");
+          return "done";
+        },
+        { store: "final", atomic: true },
+      );
+    const committedRuns = async (path: string) =>
+      (await runtime.database.db.select().from(events).where(eq(events.type, "webhook.test"))).filter((row) =>
+        row.subjectId?.startsWith(`${path}:`),
+      ).length;
+
+    it("lets a concurrent duplicate wait for the first and replay its answer: one run commits, nobody gets 409", async () => {
+      const held = gate();
+      const path = "/probe/atomic-held";
+      const probe = atomicProbe(path, held.opened);
+      const key = newKey();
+      const first = probe.call(key);
+      await expect.poll(() => probe.runs()).toBe(1);
+      const second = probe.call(key);
+      held.open();
+      const answers = await Promise.all([first, second]);
+      for (const answer of answers) expect(answer).toMatchObject({ status: 201, body: { result: "done" } });
+      expect(answers[0].body).toEqual(answers[1].body);
+      expect(answers.filter((answer) => answer.headers.get("idempotent-replayed") === "true")).toHaveLength(1);
+      expect(await committedRuns(path)).toBe(1);
+      expect(await storedKeys(key)).toMatchObject([{ state: "completed", responseStatus: 201, lockedUntil: null }]);
+    });
+
+    it("rolls the key back with the work when the handler fails: nothing is left, and the retry runs", async () => {
+      const path = "/probe/atomic-crash";
+      let crash = true;
+      const probe = atomicProbe(path, undefined, () => crash);
+      const key = newKey();
+      expect((await probe.call(key)).status).toBe(500);
+      expect(await storedKeys(key)).toHaveLength(0);
+      expect(await committedRuns(path)).toBe(0);
+
+      crash = false;
+      const retry = await probe.call(key);
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      expect(await committedRuns(path)).toBe(1);
+    });
+
+    it("runs a retry of a finished key inside a transaction that rolls back: replayed, nothing written twice", async () => {
+      const path = "/probe/atomic-retry";
+      const probe = atomicProbe(path);
+      const key = newKey();
+      const first = await probe.call(key);
+      const again = await probe.call(key);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.body).toEqual(first.body);
+      expect(await committedRuns(path)).toBe(1);
+      expect((await probe.call(key, 2)).status).toBe(422);
+      expect(await committedRuns(path)).toBe(1);
+    });
+
+    it("takes over an expired key in the same transaction", async () => {
+      const path = "/probe/atomic-expired";
+      const probe = atomicProbe(path);
+      const key = newKey();
+      await probe.call(key);
+      runtime.advanceTime(IDEMPOTENCY_TTL_MS + 1_000);
+      const later = await probe.call(key, 2);
+      expect(later.status).toBe(201);
+      expect(later.headers.get("idempotent-replayed")).toBeNull();
+      expect(await committedRuns(path)).toBe(2);
+    });
   });
 
   it("lets a crashed request's claim expire: the retry runs, and the stale request cannot overwrite its answer", async () => {
@@ -249,14 +336,12 @@ describe("Idempotency-Key", () => {
     expect(await storedKeys(key)).toHaveLength(0);
   });
 
-  it("runs 30 concurrent requests with one key once: the rest get the replay or 409 in_use", async () => {
+  it("runs 30 concurrent confirms with one key once: the rest wait and get the replay", async () => {
     const key = newKey();
     const body = { externalId: externalId(), amount: "7.00", currency: "USD" };
     const answers = await Promise.all(Array.from({ length: 30 }, () => confirm(body, key)));
-    for (const answer of answers) {
-      if (answer.status === 409) expect(answer.body.code).toBe("idempotency_key_in_use");
-      else expect(answer.status).toBe(201);
-    }
+    // Confirm is atomic: duplicates wait on the first's row lock instead of getting 409.
+    for (const answer of answers) expect(answer.status).toBe(201);
     expect(answers.filter((answer) => answer.status === 201 && !answer.headers.get("idempotent-replayed"))).toHaveLength(1);
     const rows = await runtime.database.db
       .select()

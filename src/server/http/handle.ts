@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
 import type { Runtime } from "@/server/runtime";
-import type { Actor } from "@/server/services/context";
+import type { Executor } from "@/server/db/types";
+import { inTransaction, type Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
@@ -40,7 +41,7 @@ export async function handleRoute(
     const query = parseInput("query", route.query, queryObject(new URL(request.url)));
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
     const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
-    const execute = () => route.handler({ ctx, params, query, body, request, runtime });
+    const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime });
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
     const merchantId = actor.type === "api_key" ? actor.merchantId : undefined;
     const key = idempotencyKeyOf(request, route, merchantId);

@@ -2,51 +2,41 @@ import { createHash } from "node:crypto";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { canonicalJson } from "@/lib/canonical-json";
 import { idempotencyKeys } from "@/server/db/schema";
-import type { Database } from "@/server/db/types";
+import type { Database, Executor } from "@/server/db/types";
 import type { Runtime } from "@/server/runtime";
-import type { ErrorCode } from "@/server/services/error-codes";
-import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
-import { PROBLEM_CONTENT_TYPE, problemBody } from "./problem";
+import { isServiceError, ValidationError } from "@/server/services/errors";
+import { runAtomically } from "./idempotency-atomic";
+import {
+  answerOf,
+  FINAL_ERROR_CODES,
+  IDEMPOTENCY_TTL_MS,
+  keyInUseError,
+  matchesScope,
+  storedBody,
+  type KeyScope,
+} from "./idempotency-records";
+import { problemBody } from "./problem";
 import type { AnyRoute, Reply } from "./route";
+
+export { FINAL_ERROR_CODES, IDEMPOTENCY_TTL_MS, REPLAYED_HEADER } from "./idempotency-records";
 
 /**
  * Idempotency-Key for every authenticated POST (Stripe's semantics, decisions in docs/idempotency.md).
  *
- * A key is claimed before the handler runs (a committed `in_progress` row under a lease), so a concurrent
- * duplicate sees the claim and gets 409 idempotency_key_in_use; when the handler ends its answer is stored
- * (2xx and final 4xx) or the claim released (anything a retry could change). A crashed request's claim
- * expires with its lease; a finished key expires after 24 h. Only a SHA-256 digest of the canonical body is
- * kept, never the body.
+ * Two modes. Routes whose handler only touches the database run atomically (`idempotency-atomic.ts`): the
+ * answer is stored in the handler's own transaction. The others (they call out over the network, e.g. a
+ * test webhook) claim the key first: a committed `in_progress` row under a lease, so a concurrent duplicate
+ * sees the claim and gets 409 idempotency_key_in_use; when the handler ends its answer is stored (2xx and
+ * final 4xx) or the claim released (anything a retry could change), and a crashed request's claim expires
+ * with its lease. A finished key expires after 24 h. Only a SHA-256 digest of the canonical body is kept,
+ * never the body.
  */
 export const IDEMPOTENCY_HEADER = "idempotency-key";
-export const REPLAYED_HEADER = "idempotent-replayed";
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Longer than any request may run (webhook test sends time out at 15 s); a crashed claim frees after this. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 
-/**
- * Errors that are the operation's final answer for that body, so a retry must see them again rather than
- * run again. Everything else (validation, rate limits, 5xx, refusals that echo input such as
- * private_key_material) releases the key: the client may retry with the same key.
- */
-export const FINAL_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "not_found",
-  "forbidden",
-  "invalid_transition",
-  "payment_conflict",
-  "delivery_not_failed",
-]);
-
-export type IdempotencyPolicy = { store: "final" | "success" | "none" } | false;
 const DEFAULT_POLICY = { store: "final" } as const;
-
-interface KeyScope {
-  merchantId: string;
-  method: string;
-  path: string;
-  key: string;
-}
 
 /** The request's Idempotency-Key when the mechanism applies (a merchant's POST, not opted out), else null. */
 export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: string | undefined): string | null {
@@ -64,13 +54,20 @@ export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: 
 /** Runs `execute` at most once per (merchant, method, path, key) and body; replays its stored answer after. */
 export async function runIdempotently(
   options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; key: string; body: unknown; requestId: string },
-  execute: () => Promise<Reply>,
+  /** Runs the handler; with `db`, on that transaction instead of the root database. */
+  execute: (db?: Executor) => Promise<Reply>,
 ): Promise<Reply> {
   const { runtime, route, request, requestId } = options;
   const db = runtime.database.db;
   const policy = route.idempotency || DEFAULT_POLICY;
   const scope: KeyScope = { merchantId: options.merchantId, method: request.method, path: new URL(request.url).pathname, key: options.key };
   const digest = createHash("sha256").update(canonicalJson(options.body ?? null)).digest("hex");
+
+  if ("atomic" in policy && policy.atomic) {
+    const reply = await runAtomically({ runtime, scope, digest, requestId, storeFinalErrors: policy.store === "final" }, execute);
+    await maybePurge(runtime);
+    return reply;
+  }
 
   const claim = await claimKey(db, scope, digest, runtime.now());
   if (claim.kind === "replay") return claim.reply;
@@ -121,16 +118,8 @@ async function claimKey(db: Database, scope: KeyScope, digest: string, now: Date
 
     const [row] = await db.select().from(idempotencyKeys).where(matchesScope(scope));
     if (!row) continue;
-    const expired = row.expiresAt <= now;
-    if (!expired && row.requestDigest !== digest) {
-      throw new ServiceError("idempotency_key_reused", "This Idempotency-Key was used with a different request body. Use a new key for a new request.");
-    }
-    if (!expired && row.state === "completed") return { kind: "replay", reply: replayOf(row.responseStatus ?? 200, row.responseBody) };
-    if (!expired && row.lockedUntil && row.lockedUntil > now) {
-      throw new ServiceError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed. Retry shortly.", {
-        headers: { "retry-after": "1" },
-      });
-    }
+    const recorded = answerOf(row, digest, now);
+    if (recorded) return { kind: "replay", reply: recorded };
     // Expired, or claimed by a request whose lease ran out (its process died): take it over, unless
     // someone else just did (the UPDATE matches only the version we read).
     const [taken] = await db
@@ -147,17 +136,7 @@ async function claimKey(db: Database, scope: KeyScope, digest: string, now: Date
       .returning({ key: idempotencyKeys.key });
     if (taken) return { kind: "owned", lockedUntil };
   }
-  throw new ServiceError("idempotency_key_in_use", "A request with this Idempotency-Key is being processed. Retry shortly.", {
-    headers: { "retry-after": "1" },
-  });
-}
-
-function replayOf(status: number, stored: unknown): Reply {
-  const headers: Record<string, string> = { [REPLAYED_HEADER]: "true" };
-  if (status >= 400) headers["content-type"] = PROBLEM_CONTENT_TYPE;
-  // Stored as the serialised text (see completeKey), so the replay has the original's key order.
-  const body = typeof stored === "string" ? (JSON.parse(stored) as unknown) : (stored ?? undefined);
-  return { status, body, headers };
+  throw keyInUseError("A request with this Idempotency-Key is being processed. Retry shortly.");
 }
 
 /**
@@ -168,8 +147,7 @@ async function completeKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date,
   try {
     const stored = await runtime.database.db
       .update(idempotencyKeys)
-      // A JSON string inside jsonb: jsonb would otherwise reorder the object's keys.
-      .set({ state: "completed", responseStatus: status, responseBody: body === undefined || body === null ? null : JSON.stringify(body), lockedUntil: null })
+      .set({ state: "completed", responseStatus: status, responseBody: storedBody(body), lockedUntil: null })
       .where(and(matchesScope(scope), eq(idempotencyKeys.state, "in_progress"), eq(idempotencyKeys.lockedUntil, lockedUntil)))
       .returning({ key: idempotencyKeys.key });
     if (stored.length === 0) runtime.log.warn({ path: scope.path }, "idempotency claim was taken over before the response was stored");
@@ -187,15 +165,6 @@ async function releaseKey(runtime: Runtime, scope: KeyScope, lockedUntil: Date) 
   } catch (error) {
     runtime.log.warn({ err: error, path: scope.path }, "could not release an idempotency claim; its lease will expire");
   }
-}
-
-function matchesScope(scope: KeyScope) {
-  return and(
-    eq(idempotencyKeys.merchantId, scope.merchantId),
-    eq(idempotencyKeys.method, scope.method),
-    eq(idempotencyKeys.path, scope.path),
-    eq(idempotencyKeys.key, scope.key),
-  );
 }
 
 /**

@@ -65,8 +65,10 @@ export interface RouteDefinition<
    * `{ store: "final" }`: 2xx answers and final 4xx answers are kept 24 h and replayed. `"success"`: only
    * 2xx answers are kept (any error releases the key). `"none"`: a concurrent duplicate still gets 409 while
    * the first runs, but no answer is kept (for answers that show a secret once). `false`: the header is ignored.
+   * `atomic: true`, for handlers that only touch the database: the handler runs in one transaction with
+   * the stored answer (idempotency-atomic.ts); a concurrent duplicate waits for the first and replays it.
    */
-  idempotency?: { store: "final" | "success" | "none" } | false;
+  idempotency?: { store: "final" | "success"; atomic?: boolean } | { store: "none" } | false;
   handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
 }
 

@@ -19,7 +19,8 @@ export const idempotencyHeader = z.object({
     .describe(
       "Any unique string (a UUID) per logical request. A retry with the same key and body gets the first " +
         "answer again (`Idempotent-Replayed: true`); the same key with another body is 422 " +
-        "`idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 h.",
+        "`idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment " +
+        "confirmation instead waits for the first and answers with its result). Kept 24 h.",
     ),
 });
 

@@ -47,6 +47,8 @@ export const confirmPaymentRoute = defineRoute({
     },
   },
   errors: ["invalid_transition", "payment_conflict", "idempotency_key_reused", "idempotency_key_in_use"],
+  // Only database work: the stored answer commits in the payment's own transaction.
+  idempotency: { store: "final", atomic: true },
   handler: async ({ ctx, body }) => {
     const { payment, created } = await confirmPayment({ ctx, input: body });
     return { status: created ? 201 : 200, body: payment };

@@ -1,0 +1,101 @@
+import { and, eq, lte, or } from "drizzle-orm";
+import { idempotencyKeys } from "@/server/db/schema";
+import type { Executor } from "@/server/db/types";
+import type { Runtime } from "@/server/runtime";
+import { isServiceError } from "@/server/services/errors";
+import {
+  answerOnRecord,
+  FINAL_ERROR_CODES,
+  IDEMPOTENCY_TTL_MS,
+  keyInUseError,
+  storedBody,
+  type KeyScope,
+} from "./idempotency-records";
+import { problemBody } from "./problem";
+import type { Reply } from "./route";
+
+/**
+ * Idempotency for routes whose handler only touches the database (`idempotency: { atomic: true }`): the
+ * handler and the stored answer share one transaction, so the answer commits if and only if the operation
+ * does — no claim to commit first, no lease, nothing to release after a crash, and one commit per request
+ * instead of three (BENCHMARKS.md, case 2).
+ *
+ * The answer row is written last. A concurrent duplicate therefore waits on the first request's row lock
+ * (the primary key) instead of being refused with 409, finds the committed answer, rolls its own work back
+ * and replays it. A retry of a finished key runs the handler inside the transaction too, is rolled back the
+ * same way, and gets the stored answer; a different body gets 422 with nothing written.
+ */
+export async function runAtomically(
+  options: { runtime: Runtime; scope: KeyScope; digest: string; requestId: string; storeFinalErrors: boolean },
+  execute: (db: Executor) => Promise<Reply>,
+): Promise<Reply> {
+  const { runtime, scope, digest } = options;
+  const db = runtime.database.db;
+  const now = runtime.now();
+  try {
+    return await db.transaction(async (tx) => {
+      const reply = await execute(tx);
+      if (reply.status >= 200 && reply.status < 300) {
+        const stored = await storeAnswer(tx, scope, digest, now, reply.status, reply.body);
+        if (!stored) throw new KeyAlreadyAnswered();
+      }
+      return reply;
+    });
+  } catch (error) {
+    // Whatever happened here, an answer already recorded for this key is the answer.
+    const recorded = await answerOnRecord(db, scope, digest, now).catch((lookupError: unknown) => {
+      if (isServiceError(lookupError)) throw lookupError;
+      throw error;
+    });
+    if (recorded) return recorded;
+    if (error instanceof KeyAlreadyAnswered) throw keyInUseError("A request with this Idempotency-Key just changed state. Retry shortly.");
+    if (options.storeFinalErrors && isServiceError(error) && FINAL_ERROR_CODES.has(error.code)) {
+      const body = problemBody(error.code, error.detail, options.requestId, error.errors);
+      const stored = await storeAnswer(db, scope, digest, now, error.status, body).catch((storeError: unknown) => {
+        runtime.log.warn({ err: storeError, path: scope.path }, "could not store an idempotent error answer");
+        return true;
+      });
+      if (!stored) {
+        // Another request with this key recorded its answer between our rollback and this insert.
+        const theirs = await answerOnRecord(db, scope, digest, now);
+        if (theirs) return theirs;
+      }
+    }
+    throw error;
+  }
+}
+
+class KeyAlreadyAnswered extends Error {
+  constructor() {
+    super("the Idempotency-Key already has a live answer");
+  }
+}
+
+/**
+ * Inserts the completed key, or takes over an expired one (or a leased claim whose lease ran out). Returns
+ * false when a live row holds the key: the caller's transaction must then roll back.
+ */
+async function storeAnswer(db: Executor, scope: KeyScope, digest: string, now: Date, status: number, body: unknown): Promise<boolean> {
+  const answer = {
+    requestDigest: digest,
+    state: "completed" as const,
+    lockedUntil: null,
+    responseStatus: status,
+    responseBody: storedBody(body),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+  };
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({ ...scope, ...answer })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.merchantId, idempotencyKeys.method, idempotencyKeys.path, idempotencyKeys.key],
+      set: answer,
+      setWhere: or(
+        lte(idempotencyKeys.expiresAt, now),
+        and(eq(idempotencyKeys.state, "in_progress"), lte(idempotencyKeys.lockedUntil, now)),
+      ),
+    })
+    .returning({ key: idempotencyKeys.key });
+  return rows.length > 0;
+}
