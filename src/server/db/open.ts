@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { preparingClient } from "./prepared-client";
 import * as schema from "./schema";
 import type { Database, DatabaseHandle } from "./types";
 
@@ -28,7 +29,7 @@ export async function openServerDatabase(url: string, options: { max?: number } 
     max: options.max ?? SERVER_POOL_SIZE,
     onnotice: () => {},
   });
-  const db = drizzle({ client, schema }) as unknown as Database;
+  const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;
   return { db, kind: "server", close: () => client.end({ timeout: 5 }) };
 }
 
