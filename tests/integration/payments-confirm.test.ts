@@ -45,6 +45,23 @@ describe("POST /payment/confirm", () => {
     expect(deliveries[0]).toMatchObject({ status: "pending", url: "https://hooks.example/payments", merchantId: shop.merchant.id });
   });
 
+  it("answers with the payment exactly as later reads return it (metadata in stored key order, amount, times)", async () => {
+    const body = {
+      externalId: externalId(),
+      amount: "5",
+      currency: "EUR",
+      status: "pending",
+      method: "card",
+      occurredAt: "2026-11-20T10:00:00.123Z",
+      metadata: { zeta: { b: [1, "x"], a: null }, a: 1.5, mid: "é", longer_key: true },
+    };
+    const created = await confirm(body);
+    expect(created.status).toBe(201);
+    const read = await api.get(`/payment/${created.body.id}`, { key: shop.apiKey });
+    expect(read.text).toBe(created.text);
+    expect(created.body).toMatchObject({ amount: "5.00", occurredAt: "2026-11-20T10:00:00.123Z", confirmedAt: null, metadata: body.metadata });
+  });
+
   it("leaves no payment, event or delivery behind when the transaction fails after writing them", async () => {
     const db = runtime.database.db;
     const count = async () => ({
