@@ -5,6 +5,7 @@ import { useState } from "react";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { RetryFeedback } from "@/components/webhooks/retry-feedback";
 
 /** A merchant's failed deliveries, for support staff to retry on the merchant's behalf (audit-logged). */
 export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
@@ -23,16 +24,7 @@ export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
   return (
     <section className="card" aria-labelledby="staff-failed-heading">
       <h2 id="staff-failed-heading">Failed webhook deliveries</h2>
-      {notice ? (
-        <p className="alert alert-success" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {retry.error ? (
-        <p className="alert alert-error" role="alert">
-          Could not retry: {retry.error.message}
-        </p>
-      ) : null}
+      <RetryFeedback notice={notice} error={retry.error} />
       {query.isPending ? (
         <Loading what="failed deliveries" />
       ) : query.isError ? (

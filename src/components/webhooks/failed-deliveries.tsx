@@ -6,6 +6,7 @@ import { Pager } from "@/components/ui/pager";
 import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
+import { RetryFeedback } from "./retry-feedback";
 import { DeliveriesTable } from "./deliveries-table";
 import { RetryAll } from "./retry-all";
 
@@ -31,16 +32,7 @@ export function FailedDeliveries() {
         <h2 id="failed-heading">Failed deliveries</h2>
         <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} />
       </div>
-      {notice ? (
-        <p className="alert alert-success" role="status">
-          {notice}
-        </p>
-      ) : null}
-      {retry.error ? (
-        <p className="alert alert-error" role="alert">
-          Could not retry: {retry.error.message}
-        </p>
-      ) : null}
+      <RetryFeedback notice={notice} error={retry.error} />
       {query.isPending ? (
         <Loading what="failed deliveries" />
       ) : query.isError ? (
