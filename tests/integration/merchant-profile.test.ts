@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, merchants } from "../../src/server/db/schema";
+import { auditLog, merchants, webhookDeliveries } from "../../src/server/db/schema";
+import { URL_REMOVED_ERROR } from "../../src/server/services/webhooks/follow-url-change";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
@@ -87,6 +88,30 @@ describe("PUT /merchant/{id}", () => {
     expect(same.status).toBe(200);
     expect(same.body.updatedAt).toBe(cleared.body.updatedAt);
     expect(await audits(alice.merchant.id, "merchant.updated")).toHaveLength(auditCount);
+  });
+
+  it("moves queued deliveries to a new webhook URL, and fails them when the URL is removed; history stays", async () => {
+    const carol = await registerTestMerchant(api, { webhookUrl: "http://127.0.0.1:9/old" });
+    const pay = () =>
+      api.post("/payment/confirm", { key: carol.apiKey, body: { externalId: `ord-${crypto.randomUUID()}`, amount: "1.00", currency: "USD" } });
+    expect((await pay()).status).toBe(201);
+    expect((await pay()).status).toBe(201);
+    const deliveriesOf = () =>
+      runtime.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.merchantId, carol.merchant.id)).orderBy(webhookDeliveries.id);
+    const [done, queued] = await deliveriesOf();
+    await runtime.database.db.update(webhookDeliveries).set({ status: "delivered", nextAttemptAt: null }).where(eq(webhookDeliveries.id, done!.id));
+
+    expect((await api.put(`/merchant/${carol.merchant.id}`, { key: carol.apiKey, body: { webhookUrl: "http://127.0.0.1:9/new" } })).status).toBe(200);
+    expect(await deliveriesOf()).toMatchObject([
+      { id: done!.id, status: "delivered", url: "http://127.0.0.1:9/old" },
+      { id: queued!.id, status: "pending", url: "http://127.0.0.1:9/new" },
+    ]);
+
+    expect((await api.put(`/merchant/${carol.merchant.id}`, { key: carol.apiKey, body: { webhookUrl: null } })).status).toBe(200);
+    const [, removed] = await deliveriesOf();
+    expect(removed).toMatchObject({ status: "failed", nextAttemptAt: null, lastError: URL_REMOVED_ERROR });
+    const failed = await api.get("/webhook/failed", { key: carol.apiKey });
+    expect(failed.body.data.map((delivery: { id: string }) => delivery.id)).toEqual([queued!.id]);
   });
 
   it("accepts an empty subscription", async () => {

@@ -7,6 +7,7 @@ import { parseInput } from "../validate";
 import { NotFoundError } from "../errors";
 import { getMerchantRow } from "./get";
 import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantInput } from "./schemas";
+import { followWebhookUrlChange } from "../webhooks/follow-url-change";
 import { assertUsableWebhookUrl } from "./webhook-url";
 
 const FIELDS = ["name", "website", "webhookUrl", "webhookEvents"] as const;
@@ -38,6 +39,7 @@ export async function updateMerchant({
       .set({ ...Object.fromEntries(changed.map((field) => [field, data[field]])), updatedAt: ctx.now() })
       .where(eq(merchants.id, merchantId))
       .returning();
+    if (changed.includes("webhookUrl")) await followWebhookUrlChange(tx, merchantId, row!.webhookUrl, ctx.now());
     await recordAudit({
       ctx: inTransaction(ctx, tx),
       input: { action: "merchant.updated", targetType: "merchant", targetId: merchantId, merchantId, details: { fields: changed } },
