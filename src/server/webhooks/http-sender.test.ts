@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classifyError, MAX_RECORDED_BODY_BYTES, pinnedLookup, sendWebhook, type SendInput } from "./http-sender";
+import { classifyError, createAgentPool, MAX_RECORDED_BODY_BYTES, pinnedLookup, sendWebhook, type AgentPool, type SendInput } from "./http-sender";
 import type { Resolver } from "./ssrf-guard";
 
 interface Received {
@@ -223,5 +223,138 @@ describe("classifyError", () => {
     [new Error("something else"), "connect"],
   ])("%o → %s", (error, expected) => {
     expect(classifyError(error)).toBe(expected);
+  });
+});
+
+describe("sendWebhook with an agent pool (the worker's keep-alive connections)", () => {
+  // A receiver on every local address, reporting which address and client socket each request came in on.
+  let wide: Server;
+  let widePort: number;
+  const seen: { local: string; remotePort: number; path: string }[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const closedPorts = new Set<number>();
+  beforeAll(async () => {
+    wide = createHttpServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        seen.push({ local: request.socket.localAddress ?? "", remotePort: request.socket.remotePort ?? 0, path: request.url ?? "" });
+        if (request.url === "/slow") return; // never answers
+        response.writeHead(200).end("ok");
+      });
+    });
+    wide.on("connection", (socket) => {
+      sockets.add(socket);
+      const remotePort = socket.remotePort ?? 0;
+      socket.on("close", () => {
+        sockets.delete(socket);
+        closedPorts.add(remotePort);
+      });
+    });
+    widePort = await new Promise((resolve) => wide.listen(0, "0.0.0.0", () => resolve((wide.address() as AddressInfo).port)));
+  });
+  afterAll(async () => {
+    wide.closeAllConnections();
+    await new Promise((resolve) => wide.close(resolve));
+  });
+  const at = (address: string): Resolver => async () => [{ address, family: 4 }];
+  const send = (agents: AgentPool, extra: Partial<SendInput> = {}) =>
+    sendWebhook(base({ url: `http://hooks.test:${widePort}/ok`, resolve: at("127.0.0.1"), agents, ...extra }));
+  const until = async (condition: () => boolean) => {
+    for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+    return condition();
+  };
+
+  it("reuses one connection for attempts to the same checked address, and opens one per attempt without a pool", async () => {
+    const agents = createAgentPool();
+    try {
+      seen.length = 0;
+      for (let i = 0; i < 6; i++) expect(await send(agents)).toMatchObject({ ok: true, statusCode: 200 });
+      // undici may open a second socket while the first is finishing its answer; never one per attempt.
+      expect(new Set(seen.map((entry) => entry.remotePort)).size).toBeLessThanOrEqual(2);
+      expect(agents.size).toBe(1);
+
+      seen.length = 0;
+      for (let i = 0; i < 2; i++) await sendWebhook(base({ url: `http://hooks.test:${widePort}/ok`, resolve: at("127.0.0.1") }));
+      expect(new Set(seen.map((entry) => entry.remotePort)).size).toBe(2);
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it("never sends over a pooled connection to an address this attempt's check did not return", async () => {
+    const agents = createAgentPool();
+    try {
+      seen.length = 0;
+      await send(agents, { resolve: at("127.0.0.1") });
+      // The name now resolves elsewhere (rebinding, or a plain DNS change): a new agent, pinned to the new answer.
+      await send(agents, { resolve: at("127.0.0.2") });
+      await send(agents, { resolve: at("127.0.0.1") });
+      await send(agents, { resolve: at("127.0.0.2") });
+      expect(seen.map((entry) => entry.local)).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.1", "127.0.0.2"]);
+      // No socket carried requests for both addresses.
+      const byPort = new Map<number, Set<string>>();
+      for (const entry of seen) byPort.set(entry.remotePort, (byPort.get(entry.remotePort) ?? new Set()).add(entry.local));
+      expect([...byPort.values()].every((addresses) => addresses.size === 1)).toBe(true);
+      expect(agents.size).toBe(2);
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it("still checks every attempt: a target that is refused now gets nothing, even with a live pooled connection", async () => {
+    const agents = createAgentPool();
+    try {
+      expect(await send(agents)).toMatchObject({ ok: true });
+      const count = seen.length;
+      expect(await send(agents, { allowPrivateTargets: false })).toMatchObject({ ok: false, errorClass: "blocked" });
+      expect(seen.length).toBe(count);
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it("kills a hanging request on a pooled connection at the total timeout, and the pool keeps working", async () => {
+    const agents = createAgentPool();
+    try {
+      await send(agents);
+      const outcome = await send(agents, { url: `http://hooks.test:${widePort}/slow`, totalTimeoutMs: 300 });
+      expect(outcome).toMatchObject({ ok: false, errorClass: "timeout", statusCode: null });
+      // The hung connection was closed on our side, not returned to the pool.
+      const hung = seen.at(-1)!;
+      expect(hung.path).toBe("/slow");
+      expect(await until(() => closedPorts.has(hung.remotePort))).toBe(true);
+      expect(await send(agents)).toMatchObject({ ok: true });
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it("retires agents after their maximum age and closes idle ones; close() ends every connection", async () => {
+    const aging = createAgentPool({ maxAgeMs: 100, idleMs: 10_000 });
+    try {
+      seen.length = 0;
+      await send(aging);
+      await new Promise((r) => setTimeout(r, 150));
+      await send(aging);
+      expect(seen[1]!.remotePort).not.toBe(seen[0]!.remotePort);
+    } finally {
+      await aging.close();
+    }
+    expect(aging.size).toBe(0);
+
+    const idle = createAgentPool({ idleMs: 100 });
+    try {
+      await send(idle);
+      expect(idle.size).toBe(1);
+      expect(await until(() => idle.size === 0)).toBe(true);
+    } finally {
+      await idle.close();
+    }
+
+    const open = createAgentPool();
+    await send(open);
+    await open.close();
+    expect(open.size).toBe(0);
+    expect(await until(() => sockets.size === 0)).toBe(true);
   });
 });

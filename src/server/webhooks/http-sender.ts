@@ -8,6 +8,11 @@ import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-gua
  * (a host that was public at registration may point somewhere private today), and the connection goes to
  * exactly the addresses the guard checked: undici's `connect.lookup` answers from that list, so a second,
  * different DNS answer (rebinding) never reaches the socket. Redirects are not followed.
+ *
+ * Connections: without an `AgentPool`, an attempt opens its own connection and closes it afterwards. The
+ * worker passes a pool, which keeps a keep-alive agent per (origin, checked addresses, CA, timeouts) for a few
+ * seconds: the guard still runs on every attempt, and an attempt only reuses a connection whose agent was
+ * made for exactly the addresses this attempt's check returned — a different answer gets a different agent.
  */
 
 export type ErrorClass = "dns" | "connect" | "tls" | "timeout" | "http" | "blocked";
@@ -41,6 +46,8 @@ export interface SendInput {
   totalTimeoutMs?: number;
   /** Extra trusted CA certificates (PEM) — tests with a self-signed receiver only. */
   ca?: string;
+  /** Keep-alive agents to reuse (the worker's); without one, the attempt uses a connection of its own. */
+  agents?: AgentPool;
 }
 
 export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
@@ -56,17 +63,15 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   }
 
   const totalTimeoutMs = input.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
-  const agent = new Agent({
-    connect: {
-      lookup: pinnedLookup(check.addresses),
-      timeout: input.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
-      ...(input.ca ? { ca: input.ca } : {}),
-    },
-    // One attempt, one connection: nothing to keep alive, and no pooled socket outlives the pinning.
-    pipelining: 0,
-    headersTimeout: totalTimeoutMs,
-    bodyTimeout: totalTimeoutMs,
-  });
+  const agentOptions: PinnedAgentOptions = {
+    origin: new URL(check.url).origin,
+    addresses: check.addresses,
+    connectTimeoutMs: input.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    totalTimeoutMs,
+    ca: input.ca,
+  };
+  const lease = input.agents ? input.agents.acquire(agentOptions) : oneShotAgent(agentOptions);
+  const agent = lease.agent;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new TotalTimeoutError(totalTimeoutMs)), totalTimeoutMs);
   try {
@@ -93,9 +98,152 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
     return failure(errorClass, describeError(errorClass, error), elapsed());
   } finally {
     clearTimeout(timer);
-    // destroy, not close: a receiver that never answers must not keep the attempt alive.
-    await agent.destroy().catch(() => {});
+    await lease.release();
   }
+}
+
+export interface PinnedAgentOptions {
+  origin: string;
+  addresses: readonly ResolvedAddress[];
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  ca: string | undefined;
+}
+
+export interface AgentLease {
+  agent: Agent;
+  /** Hands the agent back (pool) or destroys it (one-shot). */
+  release(): Promise<void>;
+}
+
+function pinnedAgent(options: PinnedAgentOptions, keepAliveMs: number | null): Agent {
+  return new Agent({
+    connect: {
+      lookup: pinnedLookup(options.addresses),
+      timeout: options.connectTimeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+    },
+    // One-shot: one attempt, one connection, nothing kept alive. Pooled: idle sockets close after keepAliveMs.
+    ...(keepAliveMs === null ? { pipelining: 0 } : { pipelining: 1, keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs }),
+    headersTimeout: options.totalTimeoutMs,
+    bodyTimeout: options.totalTimeoutMs,
+  });
+}
+
+function oneShotAgent(options: PinnedAgentOptions): AgentLease {
+  const agent = pinnedAgent(options, null);
+  // destroy, not close: a receiver that never answers must not keep the attempt alive.
+  return { agent, release: () => agent.destroy().catch(() => {}) };
+}
+
+export interface AgentPoolOptions {
+  /** An agent unused this long is closed (its sockets with it). Default 4 s, under the usual 5 s server keep-alive. */
+  idleMs?: number;
+  /** An agent this old takes no new attempts and closes once its last one ends. Default 30 s. */
+  maxAgeMs?: number;
+}
+
+export interface AgentPool {
+  acquire(options: PinnedAgentOptions): AgentLease;
+  /** Agents open now (in use, idle, or retired with attempts still running); for tests. */
+  readonly size: number;
+  /** Closes every agent; call after the attempts using the pool have ended. */
+  close(): Promise<void>;
+}
+
+interface PoolEntry {
+  key: string;
+  agent: Agent;
+  createdAt: number;
+  lastUsed: number;
+  active: number;
+  retired: boolean;
+}
+
+export const AGENT_IDLE_MS = 4_000;
+export const AGENT_MAX_AGE_MS = 30_000;
+
+/**
+ * Keep-alive agents for the worker, one per (origin, checked addresses, CA, timeouts). An agent's
+ * `connect.lookup` answers only with the addresses in its key, so a pooled socket only ever goes to addresses
+ * the guard checked for the attempt using it. Agents are retired after `maxAgeMs` (no connection outlives an
+ * old check for long) and closed when idle for `idleMs`.
+ */
+export function createAgentPool(options: AgentPoolOptions = {}): AgentPool {
+  const idleMs = options.idleMs ?? AGENT_IDLE_MS;
+  const maxAgeMs = options.maxAgeMs ?? AGENT_MAX_AGE_MS;
+  const entries = new Map<string, PoolEntry>();
+  const retiring = new Set<PoolEntry>();
+  let closed = false;
+
+  const shut = (entry: PoolEntry) => {
+    retiring.delete(entry);
+    entry.agent.close().catch(() => {});
+  };
+  const retire = (entry: PoolEntry) => {
+    if (entry.retired) return;
+    entry.retired = true;
+    if (entries.get(entry.key) === entry) entries.delete(entry.key);
+    retiring.add(entry);
+    if (entry.active === 0) shut(entry);
+  };
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const entry of entries.values()) {
+        if (now - entry.createdAt >= maxAgeMs || (entry.active === 0 && now - entry.lastUsed >= idleMs)) retire(entry);
+      }
+    },
+    Math.max(50, Math.min(idleMs, maxAgeMs) / 4),
+  );
+  sweep.unref();
+
+  return {
+    acquire(agentOptions) {
+      if (closed) return oneShotAgent(agentOptions);
+      const key = poolKey(agentOptions);
+      const now = Date.now();
+      let entry = entries.get(key);
+      if (entry && now - entry.createdAt >= maxAgeMs) {
+        retire(entry);
+        entry = undefined;
+      }
+      if (!entry) {
+        entry = { key, agent: pinnedAgent(agentOptions, idleMs), createdAt: now, lastUsed: now, active: 0, retired: false };
+        entries.set(key, entry);
+      }
+      const held = entry;
+      held.active++;
+      let released = false;
+      return {
+        agent: held.agent,
+        release: async () => {
+          if (released) return;
+          released = true;
+          held.active--;
+          held.lastUsed = Date.now();
+          if (held.retired && held.active === 0) shut(held);
+        },
+      };
+    },
+    get size() {
+      return entries.size + retiring.size;
+    },
+    async close() {
+      closed = true;
+      clearInterval(sweep);
+      const all = [...entries.values(), ...retiring];
+      entries.clear();
+      retiring.clear();
+      // destroy: by now no attempt uses them, and idle keep-alive sockets go at once.
+      await Promise.all(all.map((entry) => entry.agent.destroy().catch(() => {})));
+    },
+  };
+}
+
+function poolKey(options: PinnedAgentOptions): string {
+  const addresses = options.addresses.map((entry) => `${entry.family}/${entry.address}`).sort();
+  return JSON.stringify([options.origin, addresses, options.connectTimeoutMs, options.totalTimeoutMs, options.ca ?? null]);
 }
 
 /** A `lookup` for net/tls.connect that only ever answers with the checked addresses. */
