@@ -26,5 +26,30 @@ export async function loadSigningSecrets(
     .orderBy(desc(webhookSecrets.createdAt), desc(webhookSecrets.id));
   // Current (no expiry) first, whatever the clock says about creation order.
   rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
-  return rows.map((row) => openSecret(input.authSecret, WEBHOOK_SECRET_PURPOSE, row.ciphertext));
+  return openSigningSecrets(
+    rows.map((row) => row.ciphertext),
+    input.authSecret,
+  );
+}
+
+/*
+ * Opened secrets, keyed by AUTH_SECRET and sealed value. Only the decryption is cached, never which secrets a
+ * merchant has: that is read from the database for every attempt, so a rotation takes effect on the next one.
+ * A sealed value always opens to the same secret, so an entry can never be stale. Bounded: cleared when full.
+ */
+const opened = new Map<string, string>();
+const MAX_OPENED = 10_000;
+
+/** Opens sealed signing secrets (the `secret_ciphertext` column), keeping their order. */
+export function openSigningSecrets(ciphertexts: readonly string[], authSecret: string): string[] {
+  return ciphertexts.map((ciphertext) => {
+    const id = `${authSecret}\u0000${ciphertext}`;
+    let secret = opened.get(id);
+    if (secret === undefined) {
+      secret = openSecret(authSecret, WEBHOOK_SECRET_PURPOSE, ciphertext);
+      if (opened.size >= MAX_OPENED) opened.clear();
+      opened.set(id, secret);
+    }
+    return secret;
+  });
 }

@@ -1,6 +1,6 @@
 import { claimDueDeliveries, type ClaimedDelivery } from "./claim";
-import { attemptDelivery, type DeliveryDeps } from "./attempt";
-import { CONNECT_TIMEOUT_MS, TOTAL_TIMEOUT_MS } from "./http-sender";
+import { attemptDelivery, createAttemptRecorder, type DeliveryDeps } from "./attempt";
+import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
 
 export interface WorkerOptions {
   /** Attempts in flight at once (per process). */
@@ -25,16 +25,33 @@ export interface WebhookWorker {
  * records the result. Any number of these may run against one database, in web processes and in
  * `npm run worker` processes alike; the claim query keeps them from delivering one row twice.
  */
-export function startWebhookWorker(deps: DeliveryDeps, options: WorkerOptions = {}): WebhookWorker {
+export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOptions = {}): WebhookWorker {
   const { concurrency, pollIntervalMs, leaseMs } = { ...WORKER_DEFAULTS, ...options };
-  const longestAttempt = (deps.send?.connectTimeoutMs ?? CONNECT_TIMEOUT_MS) + (deps.send?.totalTimeoutMs ?? TOTAL_TIMEOUT_MS);
+  const longestAttempt = (baseDeps.send?.connectTimeoutMs ?? CONNECT_TIMEOUT_MS) + (baseDeps.send?.totalTimeoutMs ?? TOTAL_TIMEOUT_MS);
   if (leaseMs <= longestAttempt) {
     throw new Error(`The lease (${leaseMs} ms) must outlast the longest attempt (${longestAttempt} ms)`);
   }
+  // Keep-alive connections and batched records for this worker's attempts; the pool closes when it stops.
+  const ownAgents = baseDeps.agents ? null : createAgentPool();
+  const deps: DeliveryDeps = {
+    ...baseDeps,
+    agents: baseDeps.agents ?? ownAgents!,
+    recorder: baseDeps.recorder ?? createAttemptRecorder(baseDeps),
+  };
+  // Claim in batches: with a backlog, wait until a quarter of the slots are free rather than claim one
+  // delivery per statement as each attempt ends.
+  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
+  // Attempts not yet recorded (what `stop` waits for), and of those the ones whose request is still out:
+  // `concurrency` bounds the requests; an attempt being recorded frees its slot for the next claim. The
+  // recording backlog is bounded too (a slow database slows claiming down).
   const inFlight = new Set<Promise<void>>();
+  let sending = 0;
+  const maxUnrecorded = 2 * concurrency;
+  const freeSlots = () => Math.max(0, Math.min(concurrency - sending, maxUnrecorded - inFlight.size));
   let running = true;
   let wakeUp: (() => void) | null = null;
   let pendingWake = false;
+  let waitingForSlots = false;
 
   const wake = () => {
     if (wakeUp) wakeUp();
@@ -56,8 +73,20 @@ export function startWebhookWorker(deps: DeliveryDeps, options: WorkerOptions = 
       wakeUp = done;
     });
 
+  const slotFreed = () => {
+    // Wake the loop when enough slots are free for a batch (or all of them, whatever the batch).
+    if (waitingForSlots && (freeSlots() >= claimBatch || sending === 0)) wake();
+  };
   const run = (delivery: ClaimedDelivery) => {
-    const task = attemptDelivery(deps, delivery)
+    sending++;
+    let sent = false;
+    const markSent = () => {
+      if (sent) return;
+      sent = true;
+      sending--;
+      slotFreed();
+    };
+    const task = attemptDelivery(deps, delivery, { sent: markSent })
       .then(({ result, outcome }) => {
         deps.log.info(
           { deliveryId: delivery.id, result, statusCode: outcome.statusCode, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs },
@@ -70,19 +99,23 @@ export function startWebhookWorker(deps: DeliveryDeps, options: WorkerOptions = 
       })
       .finally(() => {
         inFlight.delete(task);
-        wake();
+        if (sent) slotFreed();
+        else markSent();
       });
     inFlight.add(task);
   };
 
   const loop = async () => {
     while (running) {
-      const free = concurrency - inFlight.size;
+      const free = freeSlots();
+      const claiming = free >= claimBatch || (free > 0 && sending === 0);
       let claimed: ClaimedDelivery[] = [];
-      if (free > 0) {
+      let claimFailed = false;
+      if (claiming) {
         try {
           claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now: deps.now() });
         } catch (error) {
+          claimFailed = true;
           deps.log.error({ err: error }, "claiming webhook deliveries failed");
         }
       }
@@ -92,8 +125,16 @@ export function startWebhookWorker(deps: DeliveryDeps, options: WorkerOptions = 
         break;
       }
       claimed.forEach(run);
-      // Full, or nothing due: wait for a slot, a wake-up or the next poll.
-      if (claimed.length === 0 || inFlight.size >= concurrency) await sleep(pollIntervalMs);
+      if (claiming && (claimFailed || claimed.length < free)) {
+        // Nothing more due now: wait for the next poll (or a wake-up: an enqueue or retry in this process).
+        waitingForSlots = false;
+        await sleep(pollIntervalMs);
+      } else if (!claiming || freeSlots() < claimBatch) {
+        // More may be due, but too few slots are free: wait until requests end (the poll bounds the wait).
+        waitingForSlots = true;
+        await sleep(pollIntervalMs);
+        waitingForSlots = false;
+      }
     }
   };
   const looping = loop();
@@ -105,21 +146,28 @@ export function startWebhookWorker(deps: DeliveryDeps, options: WorkerOptions = 
       wakeUp?.();
       await looping;
       await Promise.allSettled([...inFlight]);
+      await ownAgents?.close();
     },
   };
 }
 
 /** Claims and attempts everything due now, until nothing is: for tests and one-shot runs. */
-export async function deliverDueNow(deps: DeliveryDeps, options: { leaseMs?: number; concurrency?: number } = {}): Promise<number> {
+export async function deliverDueNow(baseDeps: DeliveryDeps, options: { leaseMs?: number; concurrency?: number } = {}): Promise<number> {
+  const agents = baseDeps.agents ?? createAgentPool();
+  const deps: DeliveryDeps = { ...baseDeps, agents };
   let total = 0;
-  for (;;) {
-    const claimed = await claimDueDeliveries(deps.db, {
-      limit: options.concurrency ?? WORKER_DEFAULTS.concurrency,
-      leaseMs: options.leaseMs ?? WORKER_DEFAULTS.leaseMs,
-      now: deps.now(),
-    });
-    if (claimed.length === 0) return total;
-    await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
-    total += claimed.length;
+  try {
+    for (;;) {
+      const claimed = await claimDueDeliveries(deps.db, {
+        limit: options.concurrency ?? WORKER_DEFAULTS.concurrency,
+        leaseMs: options.leaseMs ?? WORKER_DEFAULTS.leaseMs,
+        now: deps.now(),
+      });
+      if (claimed.length === 0) return total;
+      await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
+      total += claimed.length;
+    }
+  } finally {
+    if (agents !== baseDeps.agents) await agents.close();
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliveryAttempts, webhookDeliveries } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
-import { attemptDelivery, recordAttempt } from "../../../src/server/webhooks/attempt";
+import { attemptDelivery, createAttemptRecorder, recordAttempt } from "../../../src/server/webhooks/attempt";
 import { claimDueDeliveries } from "../../../src/server/webhooks/claim";
 import { verifySignature } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
@@ -241,5 +241,82 @@ describe("webhook delivery engine", () => {
     expect(check(after, newSecret)).toMatchObject({ valid: true });
     expect(check(after, shop.webhookSecret)).toMatchObject({ valid: false, reason: "signature_mismatch" });
     shop = { ...shop, webhookSecret: newSecret };
+  });
+
+  it("records attempts in batches with the same fencing: a stale claim's attempt is kept, its delivery untouched", async () => {
+    const first = await emit({ n: 1 });
+    const second = await emit({ n: 2 });
+    const leaseMs = 30_000;
+    const claimedByA = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    expect(claimedByA.map((row) => row.id).sort()).toEqual([first.deliveryId, second.deliveryId].sort());
+    // A stalls past its lease; B takes the first delivery over and delivers it.
+    runtime.advanceTime(leaseMs + 1);
+    const [claimedByB] = await claimDueDeliveries(runtime.database.db, { limit: 1, leaseMs, now: runtime.now() });
+    expect((await attemptDelivery(deps(), claimedByB!)).result).toBe("delivered");
+    const stale = claimedByA.find((row) => row.id === claimedByB!.id)!;
+    const stillHeld = claimedByA.find((row) => row.id !== claimedByB!.id)!;
+
+    // A's two late results, recorded in the same tick, go into one statement.
+    const recorder = createAttemptRecorder(deps());
+    const failed = { ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "" } as const;
+    const [staleResult, heldResult] = await Promise.all([
+      recorder.record(stale, failed, runtime.now()),
+      recorder.record(stillHeld, failed, runtime.now()),
+    ]);
+    expect(staleResult).toBe("lease_lost");
+    // Its lease ran out but nobody took it over: the claim still holds.
+    expect(heldResult).toBe("pending");
+    expect(await delivery(stale.id)).toMatchObject({ status: "delivered", attemptCount: 1, lastStatusCode: 200 });
+    expect(await delivery(stillHeld.id)).toMatchObject({ status: "pending", attemptCount: 1, lastStatusCode: 500 });
+    // Every attempt made is on record, the fenced one too.
+    expect((await attempts(stale.id)).map((attempt) => attempt.statusCode).sort()).toEqual([200, 500]);
+    expect((await attempts(stillHeld.id)).map((attempt) => attempt.statusCode)).toEqual([500]);
+  });
+
+  it("records the rest of a batch when one of its attempts cannot be recorded", async () => {
+    const kept = await emit({ n: 1 });
+    const gone = await emit({ n: 2 });
+    const claimed = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs: 30_000, now: runtime.now() });
+    // The delivery disappears meanwhile (its merchant deleted, say): its attempt row has nothing to belong to.
+    await runtime.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, gone.deliveryId));
+    const recorder = createAttemptRecorder(deps());
+    const ok = { ok: true, statusCode: 200, errorClass: null, errorMessage: null, latencyMs: 1, responseHeaders: {}, responseBody: "ok" } as const;
+    // Recorded in the same tick: one batch, whose statement fails on the missing delivery.
+    const results = await Promise.allSettled(claimed.map((row) => recorder.record(row, ok, runtime.now())));
+    const byId = new Map(claimed.map((row, i) => [row.id, results[i]!]));
+    expect(byId.get(kept.deliveryId)).toEqual({ status: "fulfilled", value: "delivered" });
+    expect(byId.get(gone.deliveryId)!.status).toBe("rejected");
+    expect(await delivery(kept.deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1 });
+  });
+
+  it("signs with a rotated secret from the next attempt on, in a worker that has been signing with the old one", async () => {
+    const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
+    try {
+      await emit({ n: "before" });
+      while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 10));
+      const before = receiver.received.at(-1)!;
+      const ctx = merchantContext(runtime, shop.merchant.id);
+      // Two rotations: the secret of the first becomes the previous one, the original stops at once.
+      const { webhookSecret: middle } = await rotateWebhookSecret({ ctx });
+      const { webhookSecret: newest } = await rotateWebhookSecret({ ctx });
+      await emit({ n: "after" });
+      while (receiver.received.length < 2) await new Promise((r) => setTimeout(r, 10));
+      const after = receiver.received.at(-1)!;
+      const valid = (request: ReceivedWebhook, secret: string) =>
+        verifySignature({
+          payload: request.body,
+          headers: { id: request.headers["webhook-id"], timestamp: request.headers["webhook-timestamp"], signature: request.headers["webhook-signature"] },
+          secrets: [secret],
+          now: runtime.now(),
+        }).valid;
+      expect(valid(before, shop.webhookSecret)).toBe(true);
+      expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+      expect(valid(after, newest)).toBe(true);
+      expect(valid(after, middle)).toBe(true);
+      expect(valid(after, shop.webhookSecret)).toBe(false);
+      shop = { ...shop, webhookSecret: newest };
+    } finally {
+      await worker.stop();
+    }
   });
 });
