@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "./rows";
 import type { Executor } from "./types";
 
 /**
@@ -28,8 +29,7 @@ export async function queryRows<T extends Record<string, unknown>>(db: Executor,
   if (client && typeof (client as PGliteClient).query === "function") {
     return (await (client as PGliteClient).query(text, params)).rows as T[];
   }
-  const result = (await db.execute(toDrizzleSql(text, params))) as unknown;
-  return (Array.isArray(result) ? [...result] : (result as { rows: T[] }).rows) as T[];
+  return [...rowsOf<T>(await db.execute(toDrizzleSql(text, params)))];
 }
 
 /** `$n` placeholders → a drizzle SQL object with the same parameters (drizzle numbers them itself). */
