@@ -115,6 +115,7 @@ function planAttempt(
     row: {
       delivery_id: delivery.id,
       merchant_id: delivery.merchantId,
+      claimed_status: "delivering",
       lease: delivery.leaseExpiresAt.toISOString(),
       status: next.status,
       attempt_count: attemptsMade,
@@ -143,11 +144,16 @@ function planAttempt(
  * delivery on only while the delivery is still `delivering` under the lease it was claimed with, and every
  * attempt is inserted whatever happened to its delivery (it was made either way). Returns the attempts whose
  * delivery moved.
+ *
+ * The status to match ('delivering') comes in with the input rather than as a literal: with the literal, the
+ * planner may read the deliveries through the partial lease index (`status = 'delivering'`), whose entries
+ * for every claim ever made stay until vacuum — it did, and each record walked tens of thousands of them.
+ * This way the only path to a delivery is its primary key.
  */
 const RECORD_SQL = `
 with input as (
   select * from json_to_recordset($1::json) as r(
-    delivery_id text, merchant_id text, lease timestamptz, status text, attempt_count int, next_attempt_at timestamptz,
+    delivery_id text, merchant_id text, claimed_status text, lease timestamptz, status text, attempt_count int, next_attempt_at timestamptz,
     last_status_code int, last_error text, delivered_at timestamptz, failed_at timestamptz, recorded_at timestamptz,
     attempt_id text, trigger text, queued_at timestamptz, sent_at timestamptz, status_code int, error_class text,
     error_message text, latency_ms int, response_headers jsonb, response_body text)
@@ -157,7 +163,7 @@ with input as (
       lease_expires_at = null, last_status_code = i.last_status_code, last_error = i.last_error,
       delivered_at = i.delivered_at, failed_at = i.failed_at, updated_at = i.recorded_at
   from input i
-  where d.id = i.delivery_id and d.merchant_id = i.merchant_id and d.status = 'delivering' and d.lease_expires_at = i.lease
+  where d.id = i.delivery_id and d.merchant_id = i.merchant_id and d.status = i.claimed_status and d.lease_expires_at = i.lease
   returning i.attempt_id
 ), recorded as (
   insert into delivery_attempts (id, delivery_id, merchant_id, trigger, queued_at, sent_at, status_code, error_class,

@@ -11,6 +11,9 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
+/** How often a worker's claim also looks for deliveries whose lease expired. */
+const EXPIRED_CHECK_MS = 1_000;
+
 export const WORKER_DEFAULTS = { concurrency: 8, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
 
 export interface WebhookWorker {
@@ -52,6 +55,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   let wakeUp: (() => void) | null = null;
   let pendingWake = false;
   let waitingForSlots = false;
+  let lastExpiredCheck = -Infinity;
 
   const wake = () => {
     if (wakeUp) wakeUp();
@@ -113,7 +117,11 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       let claimFailed = false;
       if (claiming) {
         try {
-          claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now: deps.now() });
+          const now = deps.now();
+          // Expired leases (a worker died mid-attempt) are rare and wait a lease anyway: look once a second.
+          const expired = now.getTime() - lastExpiredCheck >= EXPIRED_CHECK_MS || now.getTime() < lastExpiredCheck;
+          claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, expired });
+          if (expired) lastExpiredCheck = now.getTime();
         } catch (error) {
           claimFailed = true;
           deps.log.error({ err: error }, "claiming webhook deliveries failed");
