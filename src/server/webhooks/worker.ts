@@ -13,6 +13,7 @@ export interface WorkerOptions {
 
 /** How often a worker's claim also looks for deliveries whose lease expired. */
 const EXPIRED_CHECK_MS = 1_000;
+const DUE_FROM_SLACK_MS = 1_000;
 
 export const WORKER_DEFAULTS = { concurrency: 8, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
 
@@ -56,6 +57,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   let pendingWake = false;
   let waitingForSlots = false;
   let lastExpiredCheck = -Infinity;
+  let dueFrom: Date | undefined;
 
   const wake = () => {
     if (wakeUp) wakeUp();
@@ -119,9 +121,18 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
         try {
           const now = deps.now();
           // Expired leases (a worker died mid-attempt) are rare and wait a lease anyway: look once a second.
-          const expired = now.getTime() - lastExpiredCheck >= EXPIRED_CHECK_MS || now.getTime() < lastExpiredCheck;
-          claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, expired });
-          if (expired) lastExpiredCheck = now.getTime();
+          // Once a second: expired leases, and every due row however old (no lower bound). In between, only
+          // rows due since just before the oldest one claimed last time: no walk over the dead index entries
+          // that everything already claimed leaves behind until VACUUM.
+          const full = now.getTime() - lastExpiredCheck >= EXPIRED_CHECK_MS || now.getTime() < lastExpiredCheck;
+          claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, expired: full, dueFrom: full ? undefined : dueFrom });
+          if (full) lastExpiredCheck = now.getTime();
+          const oldest = claimed.reduce<number | null>(
+            (min, delivery) => (delivery.nextAttemptAt && (min === null || delivery.nextAttemptAt.getTime() < min) ? delivery.nextAttemptAt.getTime() : min),
+            null,
+          );
+          // Slack for rows committed a little out of order (clocks of other processes, transactions in flight).
+          if (oldest !== null) dueFrom = new Date(oldest - DUE_FROM_SLACK_MS);
         } catch (error) {
           claimFailed = true;
           deps.log.error({ err: error }, "claiming webhook deliveries failed");

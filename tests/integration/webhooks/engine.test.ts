@@ -289,6 +289,25 @@ describe("webhook delivery engine", () => {
     expect(await delivery(kept.deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1 });
   });
 
+  it("still delivers a row that became visible below the worker's claim bound (a late commit), within a second", async () => {
+    const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
+    try {
+      await emit({ n: "sets the bound" });
+      while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 10));
+      // A transaction that began ten minutes ago commits now: its row is due far below the bound.
+      const late = await runtime.database.db.transaction(async (tx) => {
+        const { deliveryId } = await emitEvent({ ctx: { ...merchantContext(runtime, shop.merchant.id), db: tx }, input: { type: "payment.confirmed", data: { n: "late" } } });
+        await tx.update(webhookDeliveries).set({ nextAttemptAt: new Date(runtime.now().getTime() - 10 * MINUTE) }).where(eq(webhookDeliveries.id, deliveryId!));
+        return deliveryId!;
+      });
+      const deadline = Date.now() + 5_000;
+      while ((await delivery(late)).status !== "delivered" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await delivery(late)).toMatchObject({ status: "delivered", attemptCount: 1 });
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("signs with a rotated secret from the next attempt on, in a worker that has been signing with the old one", async () => {
     const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
     try {
