@@ -1,6 +1,6 @@
-import type { Logger } from "pino";
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
+import { unredacted } from "@/server/log";
 import type { Runtime } from "@/server/runtime";
 import type { Executor } from "@/server/db/types";
 import { inTransaction, type Actor } from "@/server/services/context";
@@ -56,7 +56,8 @@ export async function handleRoute(
   for (const [name, value] of Object.entries(limitHeaders)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
-  accessLog(runtime.log).info(
+  // Only values built here, never input: no redaction needed (and it costs more than the line).
+  unredacted(runtime.log).info(
     {
       requestId,
       method: request.method,
@@ -68,21 +69,6 @@ export async function handleRoute(
     "request",
   );
   return response;
-}
-
-const accessLogs = new WeakMap<Logger, Logger>();
-
-/**
- * The per-request log line carries only values built here (ids, method, route template, status, timing),
- * never input, so it skips redaction, which costs more than the rest of the line (≈ 13 µs of ≈ 22 µs).
- */
-function accessLog(log: Logger): Logger {
-  let access = accessLogs.get(log);
-  if (!access) {
-    access = log.child({}, { redact: { paths: [] } });
-    accessLogs.set(log, access);
-  }
-  return access;
 }
 
 /** Failed authentications count against the caller's IP, so guessing keys is throttled like a public route. */

@@ -1,3 +1,4 @@
+import { unredacted } from "@/server/log";
 import { claimDueDeliveries, type ClaimedDelivery } from "./claim";
 import { attemptDelivery, createAttemptRecorder, type DeliveryDeps } from "./attempt";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
@@ -49,6 +50,8 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   // `concurrency` bounds the requests; an attempt being recorded frees its slot for the next claim. The
   // recording backlog is bounded too (a slow database slows claiming down).
   const inFlight = new Set<Promise<void>>();
+  // One line per attempt, of ids, codes and timings only (the receiver's answer is not logged): no redaction.
+  const attemptLog = unredacted(deps.log);
   let sending = 0;
   const maxUnrecorded = 2 * concurrency;
   const freeSlots = () => Math.max(0, Math.min(concurrency - sending, maxUnrecorded - inFlight.size));
@@ -94,7 +97,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
     };
     const task = attemptDelivery(deps, delivery, { sent: markSent })
       .then(({ result, outcome }) => {
-        deps.log.info(
+        attemptLog.info(
           { deliveryId: delivery.id, result, statusCode: outcome.statusCode, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs },
           "webhook attempt",
         );
