@@ -18,7 +18,7 @@ import {
 import { problemBody } from "./problem";
 import type { AnyRoute, Reply } from "./route";
 
-export { FINAL_ERROR_CODES, IDEMPOTENCY_TTL_MS, REPLAYED_HEADER } from "./idempotency-records";
+export { IDEMPOTENCY_TTL_MS } from "./idempotency-records";
 
 /**
  * Idempotency-Key for every authenticated POST (Stripe's semantics, decisions in docs/idempotency.md).

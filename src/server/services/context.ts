@@ -58,7 +58,14 @@ export function actorId(actor: Actor): string | null {
   }
 }
 
-/** The same context inside a transaction (services pass it down to the verbs they compose). */
+/**
+ * The same context inside a transaction (services pass it down to the verbs they compose). Copied by
+ * property descriptor rather than spread: a spread would call the lazy `log` getter (create-context.ts) and
+ * build a child logger on every transactional request, used or not.
+ */
 export function inTransaction(ctx: ServiceContext, tx: Executor): ServiceContext {
-  return { ...ctx, db: tx };
+  return Object.defineProperties({} as ServiceContext, {
+    ...Object.getOwnPropertyDescriptors(ctx),
+    db: { value: tx, enumerable: true, writable: true, configurable: true },
+  });
 }
