@@ -1,0 +1,42 @@
+import { and, eq } from "drizzle-orm";
+import { payments, type PaymentRow } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import { recordAudit } from "../audit/record";
+import { inTransaction, type Actor, type ServiceContext } from "../context";
+import { NotFoundError } from "../errors";
+import { unsafeGetPaymentById } from "./fetch";
+import { toStaffPayment, type StaffPayment } from "./schemas";
+
+type ReconciliationColumns = Pick<PaymentRow, "reconciledAt" | "reconciledBy" | "reconciliationNote">;
+
+/**
+ * The write both staff reconciliation verbs make (after checking the actor is staff), in one transaction: lock the payment, keep staff who view
+ * one merchant to that merchant's payments (404 otherwise), set the reconciliation columns and audit the
+ * change. `change` sees the locked row, so the audit entry can say what was there before.
+ */
+export async function changeReconciliation(
+  ctx: ServiceContext,
+  staff: Extract<Actor, { type: "staff" }>,
+  paymentId: string,
+  change: (row: PaymentRow) => {
+    columns: ReconciliationColumns;
+    audit: { action: "payment.reconciled" | "payment.reconciliation_cleared"; details: Record<string, unknown> };
+  },
+): Promise<StaffPayment> {
+  const now = ctx.now();
+  return withTransaction(ctx.db, async (tx) => {
+    const row = await unsafeGetPaymentById(tx, paymentId, { forUpdate: true });
+    if (staff.merchantId && staff.merchantId !== row.merchantId) throw new NotFoundError("payment");
+    const { columns, audit } = change(row);
+    const [updated] = await tx
+      .update(payments)
+      .set({ ...columns, updatedAt: now })
+      .where(and(eq(payments.id, row.id), eq(payments.merchantId, row.merchantId)))
+      .returning();
+    await recordAudit({
+      ctx: inTransaction(ctx, tx),
+      input: { action: audit.action, targetType: "payment", targetId: row.id, merchantId: row.merchantId, details: audit.details },
+    });
+    return toStaffPayment(updated!);
+  });
+}
