@@ -92,6 +92,36 @@ describe("GET /payment", () => {
     expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
   });
 
+  it("renders every payment exactly as GET /payment/{id} does, byte for byte, filtered or not", async () => {
+    // PostgreSQL renders list items (payment-json.ts), JS renders GET (toPayment): edge values must agree.
+    const merchant = await registerTestMerchant(api);
+    const id = newId("payment");
+    await runtime.database.db.insert(payments).values({
+      id,
+      merchantId: merchant.merchant.id,
+      externalId: "edge-\u00e9\u{1F600}",
+      amount: "123456789012345678.12345678",
+      currency: "BTC",
+      status: "failed",
+      reference: 'quote " and \\ backslash',
+      network: "bitcoin",
+      metadata: { nested: { list: [1, 2.5, "x", null, true] }, big: 12345678901234, "a-key": "\u00fc\n" },
+      // Microseconds PostgreSQL keeps and a JS Date truncates: .999999 must not round up to the next second.
+      occurredAt: sql`'1999-12-31 23:59:59.999999+00'::timestamptz` as unknown as Date,
+      failedAt: sql`'2026-02-28 12:00:00.0005+00'::timestamptz` as unknown as Date,
+      reconciledAt: new Date("2026-03-01T00:00:00.000Z"),
+    });
+    const single = await api.get(`/payment/${id}`, { key: merchant.apiKey });
+    expect(single.status).toBe(200);
+    expect(single.body).toMatchObject({ occurredAt: "1999-12-31T23:59:59.999Z", failedAt: "2026-02-28T12:00:00.000Z", confirmedAt: null });
+    for (const query of [{}, { status: "failed" }, { currency: "BTC", reference: 'quote " and \\ backslash' }]) {
+      const page = await list(query, merchant);
+      expect(page.status).toBe(200);
+      expect(page.body.data).toHaveLength(1);
+      expect(JSON.stringify(page.body.data[0])).toBe(single.text);
+    }
+  });
+
   it("refuses a tampered cursor, and another merchant's cursor, with 400 invalid_cursor", async () => {
     const page = await list({ limit: 1 });
     const cursor: string = page.body.nextCursor;

@@ -1,11 +1,12 @@
-import { and, eq, getTableColumns, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { payments } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
 import { parseInput } from "../parse";
-import { listPaymentsInput, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
+import { paymentJson } from "./payment-json";
+import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
 
 /**
  * The merchant's payments, newest first, keyset-paginated on (created_at, id): every page costs what the
@@ -28,7 +29,7 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     const rows = position
       ? await statements.after.execute({ merchantId, limit: query.limit + 1, createdAt: position.createdAt, id: position.id })
       : await statements.first.execute({ merchantId, limit: query.limit + 1 });
-    return toPage(ctx, scope, rows, query.limit, toPayment);
+    return toPage(ctx, scope, rows, query.limit, (row) => row.payment);
   }
 
   const conditions: (SQL | undefined)[] = [
@@ -42,18 +43,21 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     position ? afterPosition(payments.createdAt, payments.id, position) : undefined,
   ];
   const rows = await ctx.db
-    .select({ ...getTableColumns(payments), cursorAt: keysetTimestamp(payments.createdAt) })
+    .select(pageColumns)
     .from(payments)
     .where(and(...conditions))
     .orderBy(...newestFirst(payments.createdAt, payments.id))
     .limit(query.limit + 1);
-  return toPage(ctx, scope, rows, query.limit, toPayment);
+  return toPage(ctx, scope, rows, query.limit, (row) => row.payment);
 }
+
+// PostgreSQL renders each payment (payment-json.ts): the page needs no per-column mapping in JS.
+const pageColumns = { id: payments.id, cursorAt: keysetTimestamp(payments.createdAt), payment: paymentJson };
 
 function buildPages(db: Executor) {
   const page = (where: SQL | undefined, name: string) =>
     db
-      .select({ ...getTableColumns(payments), cursorAt: keysetTimestamp(payments.createdAt) })
+      .select(pageColumns)
       .from(payments)
       .where(where)
       .orderBy(...newestFirst(payments.createdAt, payments.id))
