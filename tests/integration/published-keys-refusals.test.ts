@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, publishedKeys } from "../../src/server/db/schema";
-import { privateMaterialCases, unsupportedCases, type RefusalCase } from "../../src/server/keys/fixtures";
+import { generateKeyPair, privateMaterialCases, publicJwk, unsupportedCases, type RefusalCase } from "../../src/server/keys/fixtures";
 import { KEY_REFUSALS } from "../../src/server/keys/refusal";
 import { testClient, type ApiResponse, type TestClient } from "../support/client";
 import { dumpAllTables } from "../support/dump";
@@ -29,6 +29,9 @@ afterAll(() => runtime.close());
 const refusals = [...privateMaterialCases(), ...unsupportedCases()].filter(
   (c) => c.submission.jwk === undefined || typeof c.submission.jwk === "object",
 );
+
+/** A public key the verb would accept. */
+const validKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").publicKey) });
 
 function publish(entries: unknown[], idempotencyKey: string) {
   return api.post("/merchant/keys/publish", {
@@ -63,12 +66,34 @@ describe("POST /merchant/keys/publish refuses", () => {
     expect(later.body.errors[0].path).toMatch(/^body\.keys\.1\./);
   });
 
-  it("refuses a private key in an unknown field as a bad request, without storing it", async () => {
-    const secret = privateMaterialCases()[0]!;
-    const response = await publish([{ privateKey: secret.submission.pem, use: "sig" }], "refusal-unknown-field");
+  it.each([
+    ["an unknown field of a key", (pem: string) => ({ keys: [{ privateKey: pem, use: "sig" }] }), "body.keys.0.privateKey"],
+    ["the label of a valid key", (pem: string) => ({ keys: [{ ...validKey(), use: "sig", label: pem }] }), "body.keys.0.label"],
+    ["an unknown top-level field", (pem: string) => ({ keys: [{ ...validKey(), use: "sig" }], backup: { pem } }), "body.backup.pem"],
+  ])("answers a private key in %s as private_key_material, not as a bad request", async (_, body, path) => {
+    // Ed25519's PKCS#8 PEM is short enough (≈ 120 characters) to pass a label's length limit.
+    const secret = privateMaterialCases().find((c) => c.name === "Ed25519 PKCS#8 PRIVATE KEY")!;
+    const response = await api.post("/merchant/keys/publish", {
+      key: shop.apiKey,
+      body: body(secret.submission.pem as string),
+      headers: { "idempotency-key": `refusal-elsewhere-${path}` },
+    });
     sent.push({ refusalCase: secret, response });
-    expect(response.status).toBe(400);
-    expect(response.body.code).toBe("validation_failed");
+    expect(response.status, response.text).toBe(422);
+    expect(response.body.code).toBe("private_key_material");
+    expect(response.body.errors).toEqual([{ path, message: expect.stringContaining("treat this key as exposed") }]);
+  });
+
+  it("answers a private JWK sent beside the keys as private_key_material", async () => {
+    const secret = privateMaterialCases().find((c) => c.name === "P-256 private JWK")!;
+    const response = await api.post("/merchant/keys/publish", {
+      key: shop.apiKey,
+      body: { keys: [{ ...validKey(), use: "sig" }], signingKey: secret.submission.jwk },
+      headers: { "idempotency-key": "refusal-elsewhere-jwk" },
+    });
+    sent.push({ refusalCase: secret, response });
+    expect(response.status).toBe(422);
+    expect(response.body.errors[0].path).toBe("body.signingKey");
   });
 
   it("refuses a jwk that is not an object as a bad request", async () => {

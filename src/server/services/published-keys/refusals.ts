@@ -1,4 +1,6 @@
+import { PRIVATE_JWK_MEMBERS } from "@/server/keys/jwk";
 import { parseSubmittedKey, type KeySubmission } from "@/server/keys/parse";
+import { containsPrivatePemLabel } from "@/server/keys/secrets";
 import { isKeyRefusal, type KeyRefusal } from "@/server/keys/refusal";
 import { ServiceError } from "../errors";
 
@@ -15,22 +17,51 @@ export function refusalError(refusal: KeyRefusal, index: number, submission: Key
 }
 
 /**
- * Throws `private_key_material` for the first entry that carries private or symmetric material, and
- * ignores every other problem (the verb reports those). Run while the body is validated, before any
- * other field error, so a private key is always answered as such — the caller must learn it is exposed.
+ * Throws `private_key_material` when any part of a publish body carries private or symmetric material, and
+ * ignores every other problem (the schema and the verb report those). Runs on the body as sent, before it is
+ * validated: a private key is always answered as such — the caller must learn it is exposed — also when it
+ * sits in a field that is not ours (`privateKey`), in `label`, or beside another field's error.
  */
-export function screenForPrivateMaterial(entries: readonly unknown[]): void {
-  entries.forEach((entry, index) => {
-    if (typeof entry !== "object" || entry === null) return;
-    const { jwk, pem } = entry as KeySubmission;
-    if (jwk === undefined && pem === undefined) return;
-    try {
-      parseSubmittedKey({ jwk, pem });
-    } catch (error) {
-      if (isKeyRefusal(error) && error.code === "private_key_material") {
-        throw refusalError(error, index, { jwk, pem });
-      }
-      if (!isKeyRefusal(error)) throw error;
+export function screenForPrivateMaterial(body: unknown): void {
+  const entries = (body as { keys?: unknown } | null)?.keys;
+  if (Array.isArray(entries)) entries.forEach(screenEntry);
+  const path = pathToPrivateMaterial(body, "body", 0);
+  if (path !== null) {
+    const message = "holds private or symmetric key material. Send only public keys, in keys[].jwk or keys[].pem; treat this key as exposed.";
+    throw new ServiceError("private_key_material", `${path} ${message}`, { errors: [{ path, message }] });
+  }
+}
+
+/** A `jwk` or `pem` entry, read as the verb reads it, so its refusal names the entry and the field. */
+function screenEntry(entry: unknown, index: number): void {
+  if (typeof entry !== "object" || entry === null) return;
+  const { jwk, pem } = entry as KeySubmission;
+  if (jwk === undefined && pem === undefined) return;
+  try {
+    parseSubmittedKey({ jwk, pem });
+  } catch (error) {
+    if (isKeyRefusal(error) && error.code === "private_key_material") {
+      throw refusalError(error, index, { jwk, pem });
     }
-  });
+    if (!isKeyRefusal(error)) throw error;
+  }
+}
+
+/** Deeper than any body we accept; bounds the walk (and the stack) on hostile nesting. */
+const MAX_SCAN_DEPTH = 16;
+
+/** Where the first private PEM block, private JWK member or `oct` JWK sits in a JSON value, or null. */
+function pathToPrivateMaterial(value: unknown, path: string, depth: number): string | null {
+  if (typeof value === "string") return containsPrivatePemLabel(value) ? path : null;
+  if (typeof value !== "object" || value === null || depth > MAX_SCAN_DEPTH) return null;
+  if (!Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    const symmetric = typeof record.kty === "string" && record.kty.toLowerCase() === "oct";
+    if (symmetric || PRIVATE_JWK_MEMBERS.some((name) => Object.hasOwn(record, name))) return path;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const found = pathToPrivateMaterial(item, `${path}.${key}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
