@@ -106,6 +106,11 @@ describe("GET /webhook/failed and GET /webhook/{id}", () => {
     const failedOnly = await api.get("/webhook/failed", { key: shop.apiKey, query: { eventType: "payment.failed" } });
     expect(failedOnly.body.data.map((delivery: { id: string }) => delivery.id)).toEqual([ids[3], ids[1]]);
 
+    // Several types: repeated (as OpenAPI describes the parameter) or comma-separated.
+    for (const path of ["/webhook/failed?eventType=payment.failed&eventType=payment.confirmed", "/webhook/failed?eventType=payment.failed,payment.confirmed"]) {
+      expect((await api.get(path, { key: shop.apiKey })).body.data).toHaveLength(ids.length);
+    }
+
     const all = (await api.get("/webhook/failed", { key: shop.apiKey })).body.data as { id: string; createdAt: string }[];
     const third = all.find((delivery) => delivery.id === ids[2])!;
     const since = await api.get("/webhook/failed", { key: shop.apiKey, query: { since: third.createdAt } });
