@@ -41,6 +41,7 @@ describe("configuration", () => {
     ["LOG_LEVEL", "loud"],
     ["REDIS_URL", "localhost:6379"],
     ["AUTH_SECRET", "short"],
+    ["WEBHOOK_SIGNING_KEY", "whsec_c2hvcnQ="],
   ])("stops on a bad %s with a message naming it", (variable, value) => {
     try {
       parseEnv({ AUTH_SECRET: secret, [variable]: value });

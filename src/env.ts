@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 import { parseDurationList } from "@/lib/duration";
+import { parseSigningKey } from "@/server/webhooks/asymmetric";
 
 /**
  * Typed configuration. This is the only module that reads `process.env` (lint enforces it).
@@ -54,6 +55,22 @@ const envSchema = z.object({
       }
     }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
+  /**
+   * The service's Ed25519 key (`whsk_…`) for Standard Webhooks `v1a` signatures beside the HMACs; unset, none
+   * are sent. Its public key is served at /api/v1/webhook/signing-keys.
+   */
+  WEBHOOK_SIGNING_KEY: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === "") return undefined;
+      try {
+        return parseSigningKey(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Serve the benchmark floor routes under /api/bench (bench/README in BENCHMARKS.md); 404 otherwise. */
   BENCH_ROUTES: booleanString.default(false),
 });

@@ -9,6 +9,7 @@ import { sendWebhook, type AgentPool, type AttemptOutcome, type SendInput } from
 import { webhookBody } from "./payload";
 import { honoursRetryAfter, nextRetryDelay, parseRetryAfter } from "./schedule";
 import { loadSigningSecrets, openSigningSecrets } from "./secrets";
+import type { WebhookSigningKey } from "./asymmetric";
 import { signatureHeaders } from "./signing";
 
 /** What an attempt needs from the process: the database, configuration, clock and network knobs. */
@@ -19,6 +20,8 @@ export interface DeliveryDeps {
   schedule: readonly number[];
   allowPrivateTargets: boolean;
   authSecret: string;
+  /** The service's Ed25519 key for `v1a` signatures, when configured. */
+  signingKey?: WebhookSigningKey;
   /** Network options passed to the sender (tests: a resolver, a CA, shorter timeouts). */
   send?: Pick<SendInput, "resolve" | "ca" | "connectTimeoutMs" | "totalTimeoutMs">;
   /** Jitter source; tests pin it. */
@@ -60,7 +63,7 @@ export async function attemptDelivery(
 
   const body = webhookBody(event);
   const sentAt = deps.now();
-  const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets });
+  const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets, signingKey: deps.signingKey });
   const outcome = await sendWebhook({ url: delivery.url, headers, body, allowPrivateTargets: deps.allowPrivateTargets, ...deps.send, agents: deps.agents });
   hooks.sent?.();
   const result = deps.recorder ? await deps.recorder.record(delivery, outcome, sentAt) : await recordAttempt(deps, delivery, outcome, sentAt);

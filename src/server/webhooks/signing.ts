@@ -1,10 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { ASYMMETRIC_SIGNATURE_VERSION, type WebhookSigningKey } from "./asymmetric";
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): HMAC-SHA256 over "id.timestamp.body",
  * sent as `webhook-signature: v1,<base64>`, one entry per valid secret (space-separated), so a receiver
  * still holding the previous secret keeps verifying during a rotation. Receivers using the official
- * `standardwebhooks` or `svix` libraries verify these unchanged.
+ * `standardwebhooks` or `svix` libraries verify these unchanged. With the service's signing key configured,
+ * a `v1a` Ed25519 signature follows them (asymmetric.ts); verifiers of `v1` skip it, as the spec asks.
  */
 
 export const SECRET_PREFIX = "whsec_";
@@ -39,14 +41,16 @@ export interface SignInput {
   body: string | Buffer;
   /** Current secret first, then any previous one still within its rotation window. */
   secrets: readonly string[];
+  /** The service's Ed25519 key (WEBHOOK_SIGNING_KEY), when configured: adds a `v1a` signature. */
+  signingKey?: WebhookSigningKey;
 }
 
-/** The `webhook-signature` header value: `v1,<sig>` for each secret, space-separated. */
-export function signPayload({ id, timestamp, body, secrets }: SignInput): string {
+/** The `webhook-signature` header value: `v1,<sig>` for each secret, then `v1a,<sig>` if there is a signing key. */
+export function signPayload({ id, timestamp, body, secrets, signingKey }: SignInput): string {
   if (secrets.length === 0) throw new Error("No webhook secret to sign with");
-  return secrets
-    .map((secret) => `${SIGNATURE_VERSION},${hmac(secretKey(secret), id, timestamp, body).toString("base64")}`)
-    .join(" ");
+  const signatures = secrets.map((secret) => `${SIGNATURE_VERSION},${hmac(secretKey(secret), id, timestamp, body).toString("base64")}`);
+  if (signingKey) signatures.push(`${ASYMMETRIC_SIGNATURE_VERSION},${signingKey.sign(id, timestamp, body)}`);
+  return signatures.join(" ");
 }
 
 /** The three headers of a signed delivery, as sent and as a receiver reads them. */

@@ -3,6 +3,7 @@ import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { retryDelivery } from "@/server/services/webhooks/retry";
 import { retryFailedDeliveries } from "@/server/services/webhooks/retry-failed";
 import { sendTestWebhook } from "@/server/services/webhooks/send-test";
+import { getSigningKeys } from "@/server/services/webhooks/signing-keys";
 import { verifyWebhook } from "@/server/services/webhooks/verify";
 import {
   deliveryDetailSchema,
@@ -13,6 +14,7 @@ import {
   retryCountSchema,
   retryFailedDeliveriesInput,
   sendTestWebhookInput,
+  signingKeysSchema,
   testWebhookResultSchema,
   verifyWebhookInput,
   verifyWebhookResultSchema,
@@ -132,6 +134,29 @@ export const verifyWebhookRoute = defineRoute({
   handler: async ({ ctx, body }) => ({ status: 200, body: await verifyWebhook({ ctx, input: body }) }),
 });
 
+// GET /api/v1/webhook/signing-keys – the public key of the service's v1a signatures (no auth)
+export const webhookSigningKeysRoute = defineRoute({
+  operationId: "getWebhookSigningKeys",
+  method: "GET",
+  path: "/webhook/signing-keys",
+  summary: "The public key of webhook v1a signatures (JWKS)",
+  description:
+    "When the service is configured with a signing key, every webhook's `webhook-signature` also carries a " +
+    "Standard Webhooks `v1a,<base64 Ed25519 signature>` of `id.timestamp.body`. This is its public key, as an " +
+    "RFC 7517 JWK Set (and, in `whpk`, in Standard Webhooks form), so a receiver can verify without a shared " +
+    "secret. An empty set means deliveries carry only the `v1` HMAC signatures. Public and cacheable.",
+  tags,
+  auth: "none",
+  responses: {
+    200: { description: "The JWK Set (empty when v1a signatures are off).", schema: signingKeysSchema, example: examples.signingKeys },
+  },
+  handler: async ({ ctx }) => ({
+    status: 200,
+    body: getSigningKeys({ ctx }),
+    headers: { "cache-control": "public, max-age=300" },
+  }),
+});
+
 export const webhookRoutes = [
   listFailedDeliveriesRoute,
   retryFailedDeliveriesRoute,
@@ -139,4 +164,5 @@ export const webhookRoutes = [
   retryDeliveryRoute,
   sendTestWebhookRoute,
   verifyWebhookRoute,
+  webhookSigningKeysRoute,
 ];

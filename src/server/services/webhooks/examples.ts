@@ -67,5 +67,18 @@ export const webhookExamples = {
       "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
     },
   },
+  signingKeys: {
+    keys: [
+      {
+        kty: "OKP" as const,
+        crv: "Ed25519" as const,
+        x: "Y3hgcpMgY4GRQ-ifPz8brYuHVcVdT40Xb_CAnPXjMkw",
+        kid: "LreFAj0_se9dFonUoVm644_Gy63nyErVfk0eDYnDWNE",
+        use: "sig" as const,
+        alg: "EdDSA" as const,
+        whpk: "whpk_Y3hgcpMgY4GRQ+ifPz8brYuHVcVdT40Xb/CAnPXjMkw=",
+      },
+    ],
+  },
   verifyResult: { valid: false, reason: "signature_mismatch", eventId: "evt_01jd4q9x7m3k8r2c5v6b0n1t4e", timestamp: "2026-11-22T12:00:00.000Z" },
 };

@@ -129,6 +129,24 @@ export const verifyWebhookResultSchema = z.object({
   timestamp: z.iso.datetime().nullable(),
 });
 
+/** The service's public keys for `v1a` signatures, as an RFC 7517 JWK Set; empty when none is configured. */
+export const signingKeysSchema = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal("OKP"),
+        crv: z.literal("Ed25519"),
+        x: z.string(),
+        kid: z.string().describe("RFC 7638 thumbprint."),
+        use: z.literal("sig"),
+        alg: z.literal("EdDSA"),
+        whpk: z.string().describe("The same public key in Standard Webhooks form: `whpk_` + base64 of its 32 bytes."),
+      }),
+    ),
+  })
+  .meta({ id: "WebhookSigningKeys" });
+export type SigningKeys = z.infer<typeof signingKeysSchema>;
+
 export const rotateWebhookSecretResultSchema = z.object({
   webhookSecret: z.string().describe("Shown this once."),
   previousSecretExpiresAt: z.iso.datetime().describe("Until then deliveries carry signatures with both secrets."),

@@ -1,0 +1,12 @@
+/**
+ * Prints a new Ed25519 key for webhook `v1a` signatures: the secret for WEBHOOK_SIGNING_KEY and its public
+ * key. The secret goes to stdout only; put it in your secret store, not in a shell history or a repository.
+ *
+ *   npm run webhook-signing-key
+ */
+import { generateSigningKey, parseSigningKey } from "../src/server/webhooks/asymmetric";
+
+const secret = generateSigningKey();
+const key = parseSigningKey(secret);
+console.log(`WEBHOOK_SIGNING_KEY=${secret}`);
+console.log(`# public key: ${key.publicKey} (kid ${key.jwk.kid}), served at /api/v1/webhook/signing-keys`);

@@ -1,0 +1,81 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { jwkThumbprint } from "@/server/keys/thumbprint";
+
+/**
+ * Standard Webhooks' optional asymmetric signatures: `v1a,<base64 Ed25519 signature of "id.timestamp.body">`
+ * beside the `v1` HMACs in `webhook-signature`, made with one signing key of the service. Receivers verify
+ * them with the public key (`GET /api/v1/webhook/signing-keys`) and need no shared secret. Opt-in: only when
+ * WEBHOOK_SIGNING_KEY is set (docs/webhooks.md).
+ */
+
+export const ASYMMETRIC_SIGNATURE_VERSION = "v1a";
+/** Standard Webhooks' prefixes for an asymmetric secret key and its public key. */
+export const SIGNING_KEY_PREFIX = "whsk_";
+export const PUBLIC_KEY_PREFIX = "whpk_";
+
+/** The public half, as a JWK of the service's JWK Set. */
+export interface SigningPublicJwk {
+  kty: "OKP";
+  crv: "Ed25519";
+  x: string;
+  /** RFC 7638 thumbprint. */
+  kid: string;
+  use: "sig";
+  alg: "EdDSA";
+}
+
+/**
+ * A parsed signing key. Only the public parts are enumerable, so logging or serialising it (a config dump)
+ * shows the public key and never the private one.
+ */
+export class WebhookSigningKey {
+  readonly publicKey: string;
+  readonly jwk: SigningPublicJwk;
+  readonly #privateKey: KeyObject;
+
+  constructor(privateKey: KeyObject) {
+    if (privateKey.asymmetricKeyType !== "ed25519") throw new Error("The webhook signing key must be Ed25519");
+    this.#privateKey = privateKey;
+    const { x } = createPublicKey(privateKey).export({ format: "jwk" }) as { x: string };
+    this.publicKey = PUBLIC_KEY_PREFIX + Buffer.from(x, "base64url").toString("base64");
+    this.jwk = { kty: "OKP", crv: "Ed25519", x, kid: jwkThumbprint({ kty: "OKP", crv: "Ed25519", x }), use: "sig", alg: "EdDSA" };
+  }
+
+  /** The base64 Ed25519 signature of `id.timestamp.body`. */
+  sign(id: string, timestamp: number, body: string | Buffer): string {
+    return sign(null, signedContent(id, timestamp, body), this.#privateKey).toString("base64");
+  }
+}
+
+function signedContent(id: string, timestamp: number, body: string | Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${id}.${timestamp}.`), typeof body === "string" ? Buffer.from(body) : body]);
+}
+
+/** PKCS#8 DER of an Ed25519 key is this fixed prefix followed by the 32-byte seed (RFC 8410). */
+const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * Reads `whsk_<base64>`: the 32-byte Ed25519 seed, or the 64-byte libsodium form (seed then public key).
+ * Errors name the format, never the value.
+ */
+export function parseSigningKey(text: string): WebhookSigningKey {
+  const encoded = text.trim().startsWith(SIGNING_KEY_PREFIX) ? text.trim().slice(SIGNING_KEY_PREFIX.length) : "";
+  const raw = BASE64.test(encoded) ? Buffer.from(encoded, "base64") : Buffer.alloc(0);
+  if (raw.length !== 32 && raw.length !== 64) {
+    throw new Error(`must be ${SIGNING_KEY_PREFIX} followed by the base64 of a 32-byte Ed25519 seed (npm run webhook-signing-key makes one)`);
+  }
+  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, raw.subarray(0, 32)]), format: "der", type: "pkcs8" });
+  const key = new WebhookSigningKey(privateKey);
+  if (raw.length === 64 && !raw.subarray(32).equals(Buffer.from(key.publicKey.slice(PUBLIC_KEY_PREFIX.length), "base64"))) {
+    throw new Error("holds a 64-byte key whose second half is not the public key of its seed");
+  }
+  return key;
+}
+
+/** A fresh `whsk_…` signing key. */
+export function generateSigningKey(): string {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const der = privateKey.export({ format: "der", type: "pkcs8" });
+  return SIGNING_KEY_PREFIX + der.subarray(ED25519_PKCS8_PREFIX.length).toString("base64");
+}
