@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
 import { SecretValue } from "@/components/ui/secret-value";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 
 type Pending = { kind: "revoke" | "roll"; id: string } | null;
@@ -70,73 +70,69 @@ export function ApiKeysCard() {
           {error.message}
         </p>
       ) : null}
-      {list.isPending ? (
-        <Loading what="API keys" />
-      ) : list.isError ? (
-        <ErrorMessage error={list.error} what="API keys" />
-      ) : list.data.data.length === 0 ? (
-        <Empty>No API keys. Create one to call the API.</Empty>
-      ) : (
-        <TableWrap label="API keys">
-          <table className="table">
-            <caption className="visually-hidden">API keys, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name ?? "—"}</td>
-                  <td>
-                    <code>sk_live_{key.hint}</code>
-                  </td>
-                  <td>
-                    <StatusBadge status={key.status} />
-                    {key.status === "expiring" ? <span className="muted"> until {formatDate(key.expiresAt)}</span> : null}
-                  </td>
-                  <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}</td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>
-                    {key.status !== "active" ? null : pending?.id === key.id ? (
-                      <span className="form-row">
-                        <span>{pending.kind === "roll" ? "Roll this key?" : "Revoke now? Calls with it fail at once."}</span>
-                        <button
-                          type="button"
-                          className={pending.kind === "roll" ? "btn btn-small btn-primary" : "btn btn-small btn-danger"}
-                          onClick={() => (pending.kind === "roll" ? roll.mutate({ id: key.id, overlapSeconds: 3600 }) : revoke.mutate({ id: key.id }))}
-                        >
-                          Yes, {pending.kind}
-                        </button>
-                        <button type="button" className="btn btn-small" onClick={() => setPending(null)}>
-                          Cancel
-                        </button>
-                      </span>
-                    ) : (
-                      <span className="form-row">
-                        <button type="button" className="btn btn-small" onClick={() => setPending({ kind: "roll", id: key.id })} aria-label={`Roll key ${key.hint}`}>
-                          Roll…
-                        </button>
-                        <button type="button" className="btn btn-small btn-danger" onClick={() => setPending({ kind: "revoke", id: key.id })} aria-label={`Revoke key ${key.hint}`}>
-                          Revoke…
-                        </button>
-                      </span>
-                    )}
-                  </td>
+      <QueryView query={list} what="API keys" empty="No API keys. Create one to call the API.">
+        {(page) => (
+          <TableWrap label="API keys">
+            <table className="table">
+              <caption className="visually-hidden">API keys, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+              </thead>
+              <tbody>
+                {page.data.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.name ?? "—"}</td>
+                    <td>
+                      <code>sk_live_{key.hint}</code>
+                    </td>
+                    <td>
+                      <StatusBadge status={key.status} />
+                      {key.status === "expiring" ? <span className="muted"> until {formatDate(key.expiresAt)}</span> : null}
+                    </td>
+                    <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}</td>
+                    <td>{formatDate(key.createdAt)}</td>
+                    <td>
+                      {key.status !== "active" ? null : pending?.id === key.id ? (
+                        <span className="form-row">
+                          <span>{pending.kind === "roll" ? "Roll this key?" : "Revoke now? Calls with it fail at once."}</span>
+                          <button
+                            type="button"
+                            className={pending.kind === "roll" ? "btn btn-small btn-primary" : "btn btn-small btn-danger"}
+                            onClick={() => (pending.kind === "roll" ? roll.mutate({ id: key.id, overlapSeconds: 3600 }) : revoke.mutate({ id: key.id }))}
+                          >
+                            Yes, {pending.kind}
+                          </button>
+                          <button type="button" className="btn btn-small" onClick={() => setPending(null)}>
+                            Cancel
+                          </button>
+                        </span>
+                      ) : (
+                        <span className="form-row">
+                          <button type="button" className="btn btn-small" onClick={() => setPending({ kind: "roll", id: key.id })} aria-label={`Roll key ${key.hint}`}>
+                            Roll…
+                          </button>
+                          <button type="button" className="btn btn-small btn-danger" onClick={() => setPending({ kind: "revoke", id: key.id })} aria-label={`Revoke key ${key.hint}`}>
+                            Revoke…
+                          </button>
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </QueryView>
     </section>
   );
 }

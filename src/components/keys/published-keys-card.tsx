@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 
 /** Public keys the merchant publishes in its directory (JWKS); history kept, private material refused. */
@@ -85,58 +85,54 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
           </p>
         ) : null}
       </form>
-      {list.isPending ? (
-        <Loading what="published keys" />
-      ) : list.isError ? (
-        <ErrorMessage error={list.error} what="published keys" />
-      ) : list.data.data.length === 0 ? (
-        <Empty>No public keys published.</Empty>
-      ) : (
-        <TableWrap label="Published keys">
-          <table className="table">
-            <caption className="visually-hidden">Published keys with their history, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key id</th>
-                <th scope="col">Use</th>
-                <th scope="col">Type</th>
-                <th scope="col">Label</th>
-                <th scope="col">Status</th>
-                <th scope="col">Published</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((key) => (
-                <tr key={key.id}>
-                  <td>
-                    <code>{key.kid}</code>
-                  </td>
-                  <td>{key.use}</td>
-                  <td>
-                    {key.jwk.kty}
-                    {key.jwk.crv ? ` ${key.jwk.crv}` : ""}
-                  </td>
-                  <td>{key.label ?? "—"}</td>
-                  <td>
-                    <StatusBadge status={key.status} />
-                  </td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>
-                    {key.status === "active" ? (
-                      <button type="button" className="btn btn-small btn-danger" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
+      <QueryView query={list} what="published keys" empty="No public keys published.">
+        {(page) => (
+          <TableWrap label="Published keys">
+            <table className="table">
+              <caption className="visually-hidden">Published keys with their history, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Key id</th>
+                  <th scope="col">Use</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Label</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Published</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+              </thead>
+              <tbody>
+                {page.data.map((key) => (
+                  <tr key={key.id}>
+                    <td>
+                      <code>{key.kid}</code>
+                    </td>
+                    <td>{key.use}</td>
+                    <td>
+                      {key.jwk.kty}
+                      {key.jwk.crv ? ` ${key.jwk.crv}` : ""}
+                    </td>
+                    <td>{key.label ?? "—"}</td>
+                    <td>
+                      <StatusBadge status={key.status} />
+                    </td>
+                    <td>{formatDate(key.createdAt)}</td>
+                    <td>
+                      {key.status === "active" ? (
+                        <button type="button" className="btn btn-small btn-danger" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
+                          Revoke
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </QueryView>
     </section>
   );
 }

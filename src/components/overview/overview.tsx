@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { Empty, QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { DailyChart } from "./daily-chart";
 import { StatCards } from "./stat-cards";
@@ -60,13 +60,9 @@ export function Overview() {
         </div>
         <WindowSelect days={days} onChange={setDays} />
       </div>
-      {query.isPending ? (
-        <Loading what="statistics" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="statistics" />
-      ) : (
-        <StatsView stats={query.data} />
-      )}
+      <QueryView query={query} what="statistics">
+        {(stats) => <StatsView stats={stats} />}
+      </QueryView>
     </>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { PaymentDetails } from "./payment-details";
 import { PaymentHistory } from "./payment-history";
@@ -21,22 +21,16 @@ export function PaymentDetailView({ id }: { id: string }) {
           Payment <code>{id}</code>
         </h1>
       </div>
-      {payment.isPending ? (
-        <Loading what="the payment" />
-      ) : payment.isError ? (
-        <ErrorMessage error={payment.error} what="the payment" />
-      ) : (
-        <>
-          <PaymentDetails payment={payment.data} />
-          {history.isPending ? (
-            <Loading what="events" />
-          ) : history.isError ? (
-            <ErrorMessage error={history.error} what="events" />
-          ) : (
-            <PaymentHistory events={history.data.data} deliveryHref={(deliveryId) => `/dashboard/webhooks/deliveries/${deliveryId}`} />
-          )}
-        </>
-      )}
+      <QueryView query={payment} what="the payment">
+        {(details) => (
+          <>
+            <PaymentDetails payment={details} />
+            <QueryView query={history} what="events">
+              {(events) => <PaymentHistory events={events.data} deliveryHref={(deliveryId) => `/dashboard/webhooks/deliveries/${deliveryId}`} />}
+            </QueryView>
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Pager } from "@/components/ui/pager";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { PaymentFiltersForm } from "./payment-filters";
@@ -47,27 +47,25 @@ export function PaymentsList() {
           pages.reset();
         }}
       />
-      {query.isPending ? (
-        <Loading what="payments" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="payments" />
-      ) : query.data.data.length === 0 ? (
-        <Empty>
-          {filtered ? "No payments match these filters." : "No payments yet. Record one with POST /api/v1/payment/confirm and it appears here."}
-        </Empty>
-      ) : (
-        <>
-          <PaymentsTable payments={query.data.data} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments, newest first" />
-          <Pager
-            pageNumber={pages.pageNumber}
-            hasMore={query.data.hasMore}
-            nextCursor={query.data.nextCursor}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-            busy={query.isFetching}
-          />
-        </>
-      )}
+      <QueryView
+        query={query}
+        what="payments"
+        empty={filtered ? "No payments match these filters." : "No payments yet. Record one with POST /api/v1/payment/confirm and it appears here."}
+      >
+        {(page) => (
+          <>
+            <PaymentsTable payments={page.data} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments, newest first" />
+            <Pager
+              pageNumber={pages.pageNumber}
+              hasMore={page.hasMore}
+              nextCursor={page.nextCursor}
+              onNext={pages.next}
+              onPrevious={pages.previous}
+              busy={query.isFetching}
+            />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

@@ -4,7 +4,7 @@ import { TableWrap } from "@/components/ui/table-wrap";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Pager } from "@/components/ui/pager";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { formatDateTime } from "@/components/ui/format";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
@@ -43,61 +43,57 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
           Filter
         </button>
       </form>
-      {query.isPending ? (
-        <Loading what="the audit log" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="the audit log" />
-      ) : query.data.data.length === 0 ? (
-        <Empty>No audit entries match these filters.</Empty>
-      ) : (
-        <>
-          <TableWrap label="Audit log entries">
-            <table className="table">
-              <caption className="visually-hidden">Audit log entries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Merchant</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {query.data.data.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{formatDateTime(entry.createdAt)}</td>
-                    <td>
-                      {entry.actorType}
-                      {entry.actorId ? <code> {entry.actorId}</code> : null}
-                    </td>
-                    <td>
-                      <code>{entry.action}</code>
-                    </td>
-                    <td>{entry.merchantId ? <code>{entry.merchantId}</code> : "—"}</td>
-                    <td>
-                      {entry.targetType}
-                      {entry.targetId ? <code> {entry.targetId}</code> : null}
-                    </td>
-                    <td style={{ whiteSpace: "normal", minWidth: "12rem" }}>
-                      {entry.details ? <code>{JSON.stringify(entry.details)}</code> : "—"}
-                    </td>
+      <QueryView query={query} what="the audit log" empty="No audit entries match these filters.">
+        {(page) => (
+          <>
+            <TableWrap label="Audit log entries">
+              <table className="table">
+                <caption className="visually-hidden">Audit log entries, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Actor</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">Merchant</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Details</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager
-            pageNumber={pages.pageNumber}
-            hasMore={query.data.hasMore}
-            nextCursor={query.data.nextCursor}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-            busy={query.isFetching}
-          />
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {page.data.map((entry) => (
+                    <tr key={entry.id}>
+                      <td>{formatDateTime(entry.createdAt)}</td>
+                      <td>
+                        {entry.actorType}
+                        {entry.actorId ? <code> {entry.actorId}</code> : null}
+                      </td>
+                      <td>
+                        <code>{entry.action}</code>
+                      </td>
+                      <td>{entry.merchantId ? <code>{entry.merchantId}</code> : "—"}</td>
+                      <td>
+                        {entry.targetType}
+                        {entry.targetId ? <code> {entry.targetId}</code> : null}
+                      </td>
+                      <td style={{ whiteSpace: "normal", minWidth: "12rem" }}>
+                        {entry.details ? <code>{JSON.stringify(entry.details)}</code> : "—"}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+            <Pager
+              pageNumber={pages.pageNumber}
+              hasMore={page.hasMore}
+              nextCursor={page.nextCursor}
+              onNext={pages.next}
+              onPrevious={pages.previous}
+              busy={query.isFetching}
+            />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

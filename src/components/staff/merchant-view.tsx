@@ -7,7 +7,7 @@ import { statsWindow, StatsView, WindowSelect } from "@/components/overview/over
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { formatDateTime } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { ErrorMessage, Loading, QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { StaffFailedDeliveries } from "./staff-failed-deliveries";
@@ -58,32 +58,30 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
           <dd>{formatDateTime(merchant.createdAt)}</dd>
         </dl>
       </section>
-      {stats.isPending ? <Loading what="statistics" /> : stats.isError ? <ErrorMessage error={stats.error} what="statistics" /> : <StatsView stats={stats.data} />}
+      <QueryView query={stats} what="statistics">
+        {(data) => <StatsView stats={data} />}
+      </QueryView>
       <section className="card" aria-labelledby="merchant-payments-heading">
         <h2 id="merchant-payments-heading">Payments</h2>
-        {payments.isPending ? (
-          <Loading what="payments" />
-        ) : payments.isError ? (
-          <ErrorMessage error={payments.error} what="payments" />
-        ) : payments.data.data.length === 0 ? (
-          <Empty>This merchant has no payments.</Empty>
-        ) : (
-          <>
-            <PaymentsTable
-              payments={payments.data.data}
-              detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
-              caption={`Payments of ${merchant.name}`}
-            />
-            <Pager
-              pageNumber={pages.pageNumber}
-              hasMore={payments.data.hasMore}
-              nextCursor={payments.data.nextCursor}
-              onNext={pages.next}
-              onPrevious={pages.previous}
-              busy={payments.isFetching}
-            />
-          </>
-        )}
+        <QueryView query={payments} what="payments" empty="This merchant has no payments.">
+          {(page) => (
+            <>
+              <PaymentsTable
+                payments={page.data}
+                detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
+                caption={`Payments of ${merchant.name}`}
+              />
+              <Pager
+                pageNumber={pages.pageNumber}
+                hasMore={page.hasMore}
+                nextCursor={page.nextCursor}
+                onNext={pages.next}
+                onPrevious={pages.previous}
+                busy={payments.isFetching}
+              />
+            </>
+          )}
+        </QueryView>
       </section>
       <StaffFailedDeliveries merchantId={merchant.id} />
     </>

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { PaymentsTable } from "@/components/payments/payments-table";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { Empty, QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 
 /** Support staff: find payments of any merchant by payment id, external id or reference (exact). */
@@ -30,19 +30,17 @@ export function PaymentSearch() {
       </form>
       {!term ? (
         <Empty>Enter an exact payment id, external id or reference. Every search is written to the audit log.</Empty>
-      ) : query.isPending ? (
-        <Loading what="results" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="results" />
-      ) : query.data.data.length === 0 ? (
-        <Empty>No payment of any merchant matches “{term}”.</Empty>
       ) : (
-        <PaymentsTable
-          payments={query.data.data}
-          showMerchant
-          detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
-          caption={`Payments matching ${term}`}
-        />
+        <QueryView query={query} what="results" empty={<>No payment of any merchant matches “{term}”.</>}>
+          {(page) => (
+            <PaymentsTable
+              payments={page.data}
+              showMerchant
+              detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
+              caption={`Payments matching ${term}`}
+            />
+          )}
+        </QueryView>
       )}
     </>
   );

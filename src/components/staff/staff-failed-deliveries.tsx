@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { RetryFeedback } from "@/components/webhooks/retry-feedback";
 
@@ -25,20 +25,16 @@ export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
     <section className="card" aria-labelledby="staff-failed-heading">
       <h2 id="staff-failed-heading">Failed webhook deliveries</h2>
       <RetryFeedback notice={notice} error={retry.error} />
-      {query.isPending ? (
-        <Loading what="failed deliveries" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="failed deliveries" />
-      ) : query.data.data.length === 0 ? (
-        <Empty>This merchant has no failed deliveries.</Empty>
-      ) : (
-        <DeliveriesTable
-          deliveries={query.data.data}
-          onRetry={(id) => retry.mutate({ merchantId, id })}
-          retrying={retry.isPending ? retry.variables?.id : null}
-          caption="Failed webhook deliveries of this merchant"
-        />
-      )}
+      <QueryView query={query} what="failed deliveries" empty="This merchant has no failed deliveries.">
+        {(page) => (
+          <DeliveriesTable
+            deliveries={page.data}
+            onRetry={(id) => retry.mutate({ merchantId, id })}
+            retrying={retry.isPending ? retry.variables?.id : null}
+            caption="Failed webhook deliveries of this merchant"
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

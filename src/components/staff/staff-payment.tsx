@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { PaymentDetails } from "@/components/payments/payment-details";
-import { ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { ReconcileForm } from "./reconcile-form";
 
@@ -11,7 +11,6 @@ import { ReconcileForm } from "./reconcile-form";
 export function StaffPayment({ id }: { id: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.payments.staff.search.queryOptions({ query: id }));
-  const payment = query.data?.data.find((candidate) => candidate.id === id);
   return (
     <>
       <p>
@@ -22,23 +21,27 @@ export function StaffPayment({ id }: { id: string }) {
           Payment <code>{id}</code>
         </h1>
       </div>
-      {query.isPending ? (
-        <Loading what="the payment" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="the payment" />
-      ) : !payment ? (
-        <p className="alert alert-error" role="alert">
-          No payment has the id {id}.
-        </p>
-      ) : (
-        <>
-          <p>
-            Merchant: <Link href={`/dashboard/staff/merchants/${payment.merchantId}`}>{payment.merchantId}</Link>
-          </p>
-          <PaymentDetails payment={payment} />
-          <ReconcileForm paymentId={payment.id} reconciled={payment.reconciledAt !== null} />
-        </>
-      )}
+      <QueryView query={query} what="the payment">
+        {(results) => {
+          const payment = results.data.find((candidate) => candidate.id === id);
+          if (!payment) {
+            return (
+              <p className="alert alert-error" role="alert">
+                No payment has the id {id}.
+              </p>
+            );
+          }
+          return (
+            <>
+              <p>
+                Merchant: <Link href={`/dashboard/staff/merchants/${payment.merchantId}`}>{payment.merchantId}</Link>
+              </p>
+              <PaymentDetails payment={payment} />
+              <ReconcileForm paymentId={payment.id} reconciled={payment.reconciledAt !== null} />
+            </>
+          );
+        }}
+      </QueryView>
     </>
   );
 }

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Pager } from "@/components/ui/pager";
-import { Empty, ErrorMessage, Loading } from "@/components/ui/states";
+import { QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { RetryFeedback } from "./retry-feedback";
@@ -33,31 +33,27 @@ export function FailedDeliveries() {
         <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} />
       </div>
       <RetryFeedback notice={notice} error={retry.error} />
-      {query.isPending ? (
-        <Loading what="failed deliveries" />
-      ) : query.isError ? (
-        <ErrorMessage error={query.error} what="failed deliveries" />
-      ) : query.data.data.length === 0 ? (
-        <Empty>No failed deliveries. Deliveries that exhaust their retries appear here.</Empty>
-      ) : (
-        <>
-          <DeliveriesTable
-            deliveries={query.data.data}
-            detailHref={(id) => `/dashboard/webhooks/deliveries/${id}`}
-            onRetry={(id) => retry.mutate({ id })}
-            retrying={retry.isPending ? retry.variables?.id : null}
-            caption="Failed webhook deliveries, newest first"
-          />
-          <Pager
-            pageNumber={pages.pageNumber}
-            hasMore={query.data.hasMore}
-            nextCursor={query.data.nextCursor}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-            busy={query.isFetching}
-          />
-        </>
-      )}
+      <QueryView query={query} what="failed deliveries" empty="No failed deliveries. Deliveries that exhaust their retries appear here.">
+        {(page) => (
+          <>
+            <DeliveriesTable
+              deliveries={page.data}
+              detailHref={(id) => `/dashboard/webhooks/deliveries/${id}`}
+              onRetry={(id) => retry.mutate({ id })}
+              retrying={retry.isPending ? retry.variables?.id : null}
+              caption="Failed webhook deliveries, newest first"
+            />
+            <Pager
+              pageNumber={pages.pageNumber}
+              hasMore={page.hasMore}
+              nextCursor={page.nextCursor}
+              onNext={pages.next}
+              onPrevious={pages.previous}
+              busy={query.isFetching}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
