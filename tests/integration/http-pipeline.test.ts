@@ -91,6 +91,41 @@ describe("REST pipeline", () => {
     expect(runtime.logs.join("\n")).toContain(body.requestId);
   });
 
+  it("records a client that hangs up mid-body as 499 at info level, not as a 500 with an error line", async () => {
+    const echo = defineRoute({
+      operationId: "echo",
+      method: "POST",
+      path: "/echo",
+      summary: "test only",
+      tags: [],
+      auth: "none",
+      body: z.object({}),
+      responses: { 200: { description: "never", schema: z.object({}) } },
+      handler: async () => ({ status: 200, body: {} }),
+    });
+    // What Next.js hands us when the socket closes while the body streams in.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"a":'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const request = new Request("http://localhost/api/v1/echo", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await handleRoute(runtime, echo, request, {});
+    expect(response.status).toBe(499);
+    const requestId = response.headers.get("x-request-id")!;
+    const lines = runtime.logs.filter((line) => line.includes(requestId)).map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.level, line.msg])).toEqual([
+      [30, "client closed the request"],
+      [30, "request"],
+    ]);
+  });
+
   it("writes one structured log line per request, with its request id", async () => {
     const response = await api.get("/health");
     const requestId = response.headers.get("x-request-id")!;

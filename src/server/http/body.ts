@@ -3,6 +3,17 @@ import { ServiceError } from "@/server/services/errors";
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
+ * The client closed the connection before its body arrived (the body stream errored: `aborted`, ECONNRESET).
+ * Nobody waits for an answer: the pipeline logs it at info and records 499, never a 500 and an error line.
+ */
+export class ClientClosedRequestError extends Error {
+  constructor() {
+    super("The client closed the request before its body arrived");
+    this.name = "ClientClosedRequestError";
+  }
+}
+
+/**
  * Reads a JSON request body: refuses a non-JSON content type (415), more than 64 KiB (413, counted while
  * streaming, so a lying Content-Length does not help) and malformed JSON or invalid UTF-8 (400).
  * An empty body reads as `undefined`.
@@ -16,7 +27,13 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new ClientClosedRequestError();
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_JSON_BODY_BYTES) {

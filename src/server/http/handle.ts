@@ -7,7 +7,7 @@ import { inTransaction, type Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
-import { readJsonBody } from "./body";
+import { ClientClosedRequestError, readJsonBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { guardInput } from "./input-guard";
 import { problemBody, problemResponse } from "./problem";
@@ -108,6 +108,11 @@ export function jsonResponse(reply: Reply, requestId: string): Response {
 export function errorResponse(runtime: Runtime, error: unknown, requestId: string, route?: AnyRoute): Response {
   if (isServiceError(error)) {
     return problemResponse(problemBody(error.code, error.detail, requestId, error.errors), error.options.headers);
+  }
+  if (error instanceof ClientClosedRequestError) {
+    runtime.log.info({ requestId, route: route?.path }, "client closed the request");
+    // nginx's "client closed request": for the access log; the client is gone.
+    return new Response(null, { status: 499, headers: { "x-request-id": requestId } });
   }
   runtime.log.error({ err: error, requestId, route: route?.path }, "unhandled error");
   return problemResponse(
