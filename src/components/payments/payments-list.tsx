@@ -55,14 +55,7 @@ export function PaymentsList() {
         {(page) => (
           <>
             <PaymentsTable payments={page.data} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments, newest first" />
-            <Pager
-              pageNumber={pages.pageNumber}
-              hasMore={page.hasMore}
-              nextCursor={page.nextCursor}
-              onNext={pages.next}
-              onPrevious={pages.previous}
-              busy={query.isFetching}
-            />
+            <Pager pages={pages} page={page} busy={query.isFetching} />
           </>
         )}
       </QueryView>

@@ -83,14 +83,7 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
                 </tbody>
               </table>
             </TableWrap>
-            <Pager
-              pageNumber={pages.pageNumber}
-              hasMore={page.hasMore}
-              nextCursor={page.nextCursor}
-              onNext={pages.next}
-              onPrevious={pages.previous}
-              busy={query.isFetching}
-            />
+            <Pager pages={pages} page={page} busy={query.isFetching} />
           </>
         )}
       </QueryView>

@@ -71,14 +71,7 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
                 detailHref={(payment) => `/dashboard/staff/payments/${payment.id}`}
                 caption={`Payments of ${merchant.name}`}
               />
-              <Pager
-                pageNumber={pages.pageNumber}
-                hasMore={page.hasMore}
-                nextCursor={page.nextCursor}
-                onNext={pages.next}
-                onPrevious={pages.previous}
-                busy={payments.isFetching}
-              />
+              <Pager pages={pages} page={page} busy={payments.isFetching} />
             </>
           )}
         </QueryView>

@@ -1,33 +1,31 @@
 "use client";
 
+import type { CursorPages } from "./use-cursor-pages";
+
+/** Previous / next for a cursor-paged list: `pages` from useCursorPages, `page` the list's current answer. */
 export function Pager({
-  pageNumber,
-  hasMore,
-  nextCursor,
-  onNext,
-  onPrevious,
+  pages,
+  page,
   busy,
 }: {
-  pageNumber: number;
-  hasMore: boolean;
-  nextCursor: string | null;
-  onNext: (cursor: string) => void;
-  onPrevious: () => void;
+  pages: CursorPages;
+  page: { hasMore: boolean; nextCursor: string | null };
   busy?: boolean;
 }) {
+  const { nextCursor } = page;
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" className="btn btn-small" onClick={onPrevious} disabled={pageNumber === 1 || busy}>
+      <button type="button" className="btn btn-small" onClick={pages.previous} disabled={pages.pageNumber === 1 || busy}>
         Previous page
       </button>
       <span className="muted" aria-live="polite">
-        Page {pageNumber}
+        Page {pages.pageNumber}
       </span>
       <button
         type="button"
         className="btn btn-small"
-        onClick={() => nextCursor && onNext(nextCursor)}
-        disabled={!hasMore || !nextCursor || busy}
+        onClick={() => nextCursor && pages.next(nextCursor)}
+        disabled={!page.hasMore || !nextCursor || busy}
       >
         Next page
       </button>

@@ -17,3 +17,5 @@ export function useCursorPages() {
     reset: useCallback(() => setStack([]), []),
   };
 }
+
+export type CursorPages = ReturnType<typeof useCursorPages>;

@@ -43,14 +43,7 @@ export function FailedDeliveries() {
               retrying={retry.isPending ? retry.variables?.id : null}
               caption="Failed webhook deliveries, newest first"
             />
-            <Pager
-              pageNumber={pages.pageNumber}
-              hasMore={page.hasMore}
-              nextCursor={page.nextCursor}
-              onNext={pages.next}
-              onPrevious={pages.previous}
-              busy={query.isFetching}
-            />
+            <Pager pages={pages} page={page} busy={query.isFetching} />
           </>
         )}
       </QueryView>
