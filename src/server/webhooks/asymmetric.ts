@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { decodePrefixedBase64 } from "@/lib/base64";
 import { jwkThumbprint } from "@/server/keys/thumbprint";
 
 /**
@@ -53,16 +54,14 @@ function signedContent(id: string, timestamp: number, body: string | Buffer): Bu
 
 /** PKCS#8 DER of an Ed25519 key is this fixed prefix followed by the 32-byte seed (RFC 8410). */
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * Reads `whsk_<base64>`: the 32-byte Ed25519 seed, or the 64-byte libsodium form (seed then public key).
  * Errors name the format, never the value.
  */
 export function parseSigningKey(text: string): WebhookSigningKey {
-  const encoded = text.trim().startsWith(SIGNING_KEY_PREFIX) ? text.trim().slice(SIGNING_KEY_PREFIX.length) : "";
-  const raw = BASE64.test(encoded) ? Buffer.from(encoded, "base64") : Buffer.alloc(0);
-  if (raw.length !== 32 && raw.length !== 64) {
+  const raw = decodePrefixedBase64(text.trim(), SIGNING_KEY_PREFIX);
+  if (raw?.length !== 32 && raw?.length !== 64) {
     throw new Error(`must be ${SIGNING_KEY_PREFIX} followed by the base64 of a 32-byte Ed25519 seed (npm run webhook-signing-key makes one)`);
   }
   const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, raw.subarray(0, 32)]), format: "der", type: "pkcs8" });

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { decodePrefixedBase64, isBase64 } from "@/lib/base64";
 import { ASYMMETRIC_SIGNATURE_VERSION, type WebhookSigningKey } from "./asymmetric";
 
 /**
@@ -14,7 +15,6 @@ export const SIGNATURE_VERSION = "v1";
 /** ±5 minutes, as Standard Webhooks recommends. */
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 const SECRET_BYTES = 32;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A fresh signing secret: `whsec_` + base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {
@@ -23,9 +23,9 @@ export function generateWebhookSecret(): string {
 
 /** The HMAC key inside a `whsec_…` secret; throws on anything else (a bug, never user input). */
 export function secretKey(secret: string): Buffer {
-  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : "";
-  if (encoded === "" || !BASE64.test(encoded)) throw new Error("Malformed webhook secret");
-  return Buffer.from(encoded, "base64");
+  const key = decodePrefixedBase64(secret, SECRET_PREFIX);
+  if (!key) throw new Error("Malformed webhook secret");
+  return key;
 }
 
 function hmac(key: Buffer, id: string, timestamp: number, body: string | Buffer): Buffer {
@@ -134,7 +134,7 @@ function parseSignatureHeader(header: string): Buffer[] | null {
     if (comma <= 0) return null;
     const version = entry.slice(0, comma);
     const value = entry.slice(comma + 1);
-    if (!BASE64.test(value) || value === "") return null;
+    if (!isBase64(value) || value === "") return null;
     if (version === SIGNATURE_VERSION) signatures.push(Buffer.from(value, "base64"));
   }
   return signatures.length > 0 ? signatures : null;
