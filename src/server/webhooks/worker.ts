@@ -12,8 +12,8 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
-/** How often a worker's claim also looks for deliveries whose lease expired. */
-const EXPIRED_CHECK_MS = 1_000;
+/** How often a worker's claim is a full one: expired leases too, and due rows without a lower bound. */
+const FULL_CLAIM_MS = 1_000;
 const DUE_FROM_SLACK_MS = 1_000;
 
 export const WORKER_DEFAULTS = { concurrency: 8, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
@@ -59,7 +59,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   let wakeUp: (() => void) | null = null;
   let pendingWake = false;
   let waitingForSlots = false;
-  let lastExpiredCheck = -Infinity;
+  let lastFullClaim = -Infinity;
   let dueFrom: Date | undefined;
 
   const wake = () => {
@@ -123,13 +123,13 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       if (claiming) {
         try {
           const now = deps.now();
-          // Expired leases (a worker died mid-attempt) are rare and wait a lease anyway: look once a second.
-          // Once a second: expired leases, and every due row however old (no lower bound). In between, only
-          // rows due since just before the oldest one claimed last time: no walk over the dead index entries
-          // that everything already claimed leaves behind until VACUUM.
-          const full = now.getTime() - lastExpiredCheck >= EXPIRED_CHECK_MS || now.getTime() < lastExpiredCheck;
+          // Once a second: expired leases (a worker died mid-attempt; rare, and they wait a lease anyway) and
+          // every due row however old (no lower bound). In between, only rows due since just before the oldest
+          // one claimed last time: no walk over the dead index entries that everything already claimed leaves
+          // behind until VACUUM.
+          const full = now.getTime() - lastFullClaim >= FULL_CLAIM_MS || now.getTime() < lastFullClaim;
           claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, expired: full, dueFrom: full ? undefined : dueFrom });
-          if (full) lastExpiredCheck = now.getTime();
+          if (full) lastFullClaim = now.getTime();
           const oldest = claimed.reduce<number | null>(
             (min, delivery) => (delivery.nextAttemptAt && (min === null || delivery.nextAttemptAt.getTime() < min) ? delivery.nextAttemptAt.getTime() : min),
             null,
