@@ -42,18 +42,21 @@ export function assertNoJwkSecrets(value: unknown): void {
 
 function scanForSecrets(value: unknown, depth: number): void {
   if (depth > MAX_DEPTH) throw new KeyRefusal("unsupported_format");
-  if (typeof value === "string") {
-    if (containsPrivatePemLabel(value)) throw new KeyRefusal("private_pem_block");
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const item of value) scanForSecrets(item, depth + 1);
-    return;
-  }
-  if (!isPlainObject(value)) return;
-  if (typeof value.kty === "string" && value.kty.toLowerCase() === "oct") throw new KeyRefusal("symmetric_jwk");
-  if (PRIVATE_JWK_MEMBERS.some((name) => Object.hasOwn(value, name))) throw new KeyRefusal("private_jwk_member");
-  for (const item of Object.values(value)) scanForSecrets(item, depth + 1);
+  const secret = secretAt(value);
+  if (secret) throw new KeyRefusal(secret);
+  if (typeof value === "object" && value !== null) for (const item of Object.values(value)) scanForSecrets(item, depth + 1);
+}
+
+/**
+ * Whether this one JSON node (not its children) is private or symmetric material: a string holding a PEM
+ * private block, a `kty: "oct"` key, or an object with a JWK private member. The reason, or null.
+ */
+export function secretAt(value: unknown): "private_pem_block" | "symmetric_jwk" | "private_jwk_member" | null {
+  if (typeof value === "string") return containsPrivatePemLabel(value) ? "private_pem_block" : null;
+  if (!isPlainObject(value)) return null;
+  if (typeof value.kty === "string" && value.kty.toLowerCase() === "oct") return "symmetric_jwk";
+  if (PRIVATE_JWK_MEMBERS.some((name) => Object.hasOwn(value, name))) return "private_jwk_member";
+  return null;
 }
 
 /** kty-specific public members only; `kid`, `use`, `alg`, `x5c`… are not ours to keep from here. */

@@ -1,6 +1,5 @@
-import { PRIVATE_JWK_MEMBERS } from "@/server/keys/jwk";
+import { secretAt } from "@/server/keys/jwk";
 import { parseSubmittedKey, type KeySubmission } from "@/server/keys/parse";
-import { containsPrivatePemLabel } from "@/server/keys/secrets";
 import { isKeyRefusal, type KeyRefusal } from "@/server/keys/refusal";
 import { ServiceError } from "../errors";
 
@@ -50,15 +49,10 @@ function screenEntry(entry: unknown, index: number): void {
 /** Deeper than any body we accept; bounds the walk (and the stack) on hostile nesting. */
 const MAX_SCAN_DEPTH = 16;
 
-/** Where the first private PEM block, private JWK member or `oct` JWK sits in a JSON value, or null. */
+/** Where the first private PEM block, private JWK member or `oct` JWK sits in a JSON value (secretAt), or null. */
 function pathToPrivateMaterial(value: unknown, path: string, depth: number): string | null {
-  if (typeof value === "string") return containsPrivatePemLabel(value) ? path : null;
+  if (secretAt(value)) return path;
   if (typeof value !== "object" || value === null || depth > MAX_SCAN_DEPTH) return null;
-  if (!Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
-    const symmetric = typeof record.kty === "string" && record.kty.toLowerCase() === "oct";
-    if (symmetric || PRIVATE_JWK_MEMBERS.some((name) => Object.hasOwn(record, name))) return path;
-  }
   for (const [key, item] of Object.entries(value)) {
     const found = pathToPrivateMaterial(item, `${path}.${key}`, depth + 1);
     if (found !== null) return found;
