@@ -10,9 +10,10 @@ import { toStaffPayment, type StaffPayment } from "./schemas";
 type ReconciliationColumns = Pick<PaymentRow, "reconciledAt" | "reconciledBy" | "reconciliationNote">;
 
 /**
- * The write both staff reconciliation verbs make (after checking the actor is staff), in one transaction: lock the payment, keep staff who view
- * one merchant to that merchant's payments (404 otherwise), set the reconciliation columns and audit the
- * change. `change` sees the locked row, so the audit entry can say what was there before.
+ * The write both staff reconciliation verbs make (after checking the actor is staff), in one transaction:
+ * lock the payment, keep staff who view one merchant to that merchant's payments (404 otherwise), set the
+ * reconciliation columns and audit the change. `change` sees the locked row, so the audit entry can say what
+ * was there before.
  */
 export async function changeReconciliation(
   ctx: ServiceContext,
