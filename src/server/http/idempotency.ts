@@ -18,8 +18,6 @@ import {
 import { problemBody } from "./problem";
 import type { AnyRoute, Reply } from "./route";
 
-export { IDEMPOTENCY_TTL_MS } from "./idempotency-records";
-
 /**
  * Idempotency-Key for every authenticated POST (Stripe's semantics, decisions in docs/idempotency.md).
  *
