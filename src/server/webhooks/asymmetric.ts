@@ -42,14 +42,10 @@ export class WebhookSigningKey {
     this.jwk = { kty: "OKP", crv: "Ed25519", x, kid: jwkThumbprint({ kty: "OKP", crv: "Ed25519", x }), use: "sig", alg: "EdDSA" };
   }
 
-  /** The base64 Ed25519 signature of `id.timestamp.body`. */
-  sign(id: string, timestamp: number, body: string | Buffer): string {
-    return sign(null, signedContent(id, timestamp, body), this.#privateKey).toString("base64");
+  /** The base64 Ed25519 signature of `content`: the signed content of a webhook, as signing.ts lays it out. */
+  sign(content: Buffer): string {
+    return sign(null, content, this.#privateKey).toString("base64");
   }
-}
-
-function signedContent(id: string, timestamp: number, body: string | Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${id}.${timestamp}.`), typeof body === "string" ? Buffer.from(body) : body]);
 }
 
 /** PKCS#8 DER of an Ed25519 key is this fixed prefix followed by the 32-byte seed (RFC 8410). */

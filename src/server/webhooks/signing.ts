@@ -28,8 +28,13 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
+/** What every signature signs is "id.timestamp.body"; this is the part before the body. */
+function signedPrefix(id: string, timestamp: number): string {
+  return `${id}.${timestamp}.`;
+}
+
 function hmac(key: Buffer, id: string, timestamp: number, body: string | Buffer): Buffer {
-  return createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest();
+  return createHmac("sha256", key).update(signedPrefix(id, timestamp)).update(body).digest();
 }
 
 export interface SignInput {
@@ -49,7 +54,11 @@ export interface SignInput {
 export function signPayload({ id, timestamp, body, secrets, signingKey }: SignInput): string {
   if (secrets.length === 0) throw new Error("No webhook secret to sign with");
   const signatures = secrets.map((secret) => `${SIGNATURE_VERSION},${hmac(secretKey(secret), id, timestamp, body).toString("base64")}`);
-  if (signingKey) signatures.push(`${ASYMMETRIC_SIGNATURE_VERSION},${signingKey.sign(id, timestamp, body)}`);
+  if (signingKey) {
+    // Ed25519 cannot be streamed like the HMAC: the content is laid out whole.
+    const content = Buffer.concat([Buffer.from(signedPrefix(id, timestamp)), typeof body === "string" ? Buffer.from(body) : body]);
+    signatures.push(`${ASYMMETRIC_SIGNATURE_VERSION},${signingKey.sign(content)}`);
+  }
   return signatures.join(" ");
 }
 
