@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError, parseEnv } from "./env";
+import { generateSigningKey, parseSigningKey } from "./server/webhooks/asymmetric";
 
 const secret = "s".repeat(32);
 
@@ -49,6 +50,31 @@ describe("configuration", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(InvalidEnvironmentError);
       expect((error as Error).message).toContain(variable);
+    }
+  });
+
+  it("reads WEBHOOK_SIGNING_KEY as the list of signing keys, current first; unset, an empty list", () => {
+    expect(parseEnv({ AUTH_SECRET: secret }).WEBHOOK_SIGNING_KEY).toEqual([]);
+    const [current, previous] = [generateSigningKey(), generateSigningKey()];
+    const publicKeys = (text: string) => parseEnv({ AUTH_SECRET: secret, WEBHOOK_SIGNING_KEY: text }).WEBHOOK_SIGNING_KEY.map((key) => key.publicKey);
+    expect(publicKeys(current)).toEqual([parseSigningKey(current).publicKey]);
+    expect(publicKeys(`${current},\n${previous}\n`)).toEqual([current, previous].map((text) => parseSigningKey(text).publicKey));
+  });
+
+  it.each([
+    ["an invalid second key", (keys: string[]) => `${keys[0]} whsk_${keys[1]!.slice(5, 30)}`, /key 2 must be whsk_ followed by/],
+    ["the same key twice", (keys: string[]) => `${keys[0]} ${keys[0]}`, /key 2 is the same key as key 1/],
+    ["four keys", (keys: string[]) => keys.join(" "), /holds 4 keys; at most 3/],
+  ])("stops on a WEBHOOK_SIGNING_KEY with %s, saying why without quoting a key", (_, make, reason) => {
+    const keys = Array.from({ length: 4 }, generateSigningKey);
+    try {
+      parseEnv({ AUTH_SECRET: secret, WEBHOOK_SIGNING_KEY: make(keys) });
+      expect.fail("should have thrown");
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidEnvironmentError);
+      const message = (error as Error).message;
+      expect(message).toMatch(new RegExp(`WEBHOOK_SIGNING_KEY: ${reason.source}`));
+      for (const key of keys) expect(message).not.toContain(key.slice(5, 25));
     }
   });
 

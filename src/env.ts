@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 import { parseDurationList } from "@/lib/duration";
-import { parseSigningKey } from "@/server/webhooks/asymmetric";
+import { parseSigningKeys, type WebhookSigningKey } from "@/server/webhooks/asymmetric";
 
 /**
  * Typed configuration. This is the only module that reads `process.env` (lint enforces it).
@@ -56,16 +56,17 @@ const envSchema = z.object({
     }),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
   /**
-   * The service's Ed25519 key (`whsk_…`) for Standard Webhooks `v1a` signatures beside the HMACs; unset, none
-   * are sent. Its public key is served at /api/v1/webhook/signing-keys.
+   * The service's Ed25519 keys (`whsk_…`, separated by whitespace or commas, current first) for Standard Webhooks
+   * `v1a` signatures beside the HMACs: each signs every webhook, so a rotation has an overlap (docs/webhooks.md).
+   * Unset, the list is empty and none are sent. The public keys are served at /api/v1/webhook/signing-keys.
    */
   WEBHOOK_SIGNING_KEY: z
     .string()
     .optional()
-    .transform((text, ctx) => {
-      if (text === undefined || text.trim() === "") return undefined;
+    .transform((text, ctx): readonly WebhookSigningKey[] => {
+      if (text === undefined || text.trim() === "") return [];
       try {
-        return parseSigningKey(text);
+        return parseSigningKeys(text);
       } catch (error) {
         ctx.addIssue({ code: "custom", message: (error as Error).message });
         return z.NEVER;

@@ -4,9 +4,9 @@ import { jwkThumbprint } from "@/server/keys/thumbprint";
 
 /**
  * Standard Webhooks' optional asymmetric signatures: `v1a,<base64 Ed25519 signature of "id.timestamp.body">`
- * beside the `v1` HMACs in `webhook-signature`, made with one signing key of the service. Receivers verify
- * them with the public key (`GET /api/v1/webhook/signing-keys`) and need no shared secret. Opt-in: only when
- * WEBHOOK_SIGNING_KEY is set (docs/webhooks.md).
+ * beside the `v1` HMACs in `webhook-signature`, one per signing key of the service (several only while a key
+ * is being rotated). Receivers verify them with the public keys (`GET /api/v1/webhook/signing-keys`) and need
+ * no shared secret. Opt-in: only when WEBHOOK_SIGNING_KEY is set (docs/webhooks.md).
  */
 
 export const ASYMMETRIC_SIGNATURE_VERSION = "v1a";
@@ -66,6 +66,33 @@ export function parseSigningKey(text: string): WebhookSigningKey {
     throw new Error("holds a 64-byte key whose second half is not the public key of its seed");
   }
   return key;
+}
+
+/** The current key and the ones being rotated out: enough for a rotation begun before the last one ended. */
+export const MAX_SIGNING_KEYS = 3;
+
+/**
+ * Reads WEBHOOK_SIGNING_KEY: one or more `whsk_…` keys separated by whitespace and/or commas, the current key
+ * first. Every one signs each webhook and is published. Errors name the key by its position, never its value.
+ */
+export function parseSigningKeys(text: string): readonly WebhookSigningKey[] {
+  const entries = text.split(/[\s,]+/).filter((entry) => entry !== "");
+  if (entries.length === 0) throw new Error(`must hold a ${SIGNING_KEY_PREFIX} key (npm run webhook-signing-key makes one)`);
+  if (entries.length > MAX_SIGNING_KEYS) {
+    throw new Error(`holds ${entries.length} keys; at most ${MAX_SIGNING_KEYS} may sign at once (the current key first, then the ones being rotated out)`);
+  }
+  const keys = entries.map((entry, i) => {
+    try {
+      return parseSigningKey(entry);
+    } catch (error) {
+      throw new Error(`key ${i + 1} ${(error as Error).message}`);
+    }
+  });
+  keys.forEach((key, i) => {
+    const first = keys.findIndex((other) => other.publicKey === key.publicKey);
+    if (first !== i) throw new Error(`key ${i + 1} is the same key as key ${first + 1}`);
+  });
+  return Object.freeze(keys);
 }
 
 /** A fresh `whsk_…` signing key. */

@@ -20,8 +20,8 @@ export interface DeliveryDeps {
   schedule: readonly number[];
   allowPrivateTargets: boolean;
   authSecret: string;
-  /** The service's Ed25519 key for `v1a` signatures, when configured. */
-  signingKey?: WebhookSigningKey;
+  /** The service's Ed25519 keys for `v1a` signatures, current first (none when not configured). */
+  signingKeys?: readonly WebhookSigningKey[];
   /** Network options passed to the sender (tests: a resolver, a CA, shorter timeouts). */
   send?: Pick<SendInput, "resolve" | "ca" | "connectTimeoutMs" | "totalTimeoutMs">;
   /** Jitter source; tests pin it. */
@@ -63,7 +63,7 @@ export async function attemptDelivery(
 
   const body = webhookBody(event);
   const sentAt = deps.now();
-  const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets, signingKey: deps.signingKey });
+  const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets, signingKeys: deps.signingKeys });
   const outcome = await sendWebhook({ url: delivery.url, headers, body, allowPrivateTargets: deps.allowPrivateTargets, ...deps.send, agents: deps.agents });
   hooks.sent?.();
   const result = deps.recorder ? await deps.recorder.record(delivery, outcome, sentAt) : await recordAttempt(deps, delivery, outcome, sentAt);

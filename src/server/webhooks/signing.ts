@@ -6,8 +6,8 @@ import { ASYMMETRIC_SIGNATURE_VERSION, type WebhookSigningKey } from "./asymmetr
  * Standard Webhooks signatures (https://www.standardwebhooks.com): HMAC-SHA256 over "id.timestamp.body",
  * sent as `webhook-signature: v1,<base64>`, one entry per valid secret (space-separated), so a receiver
  * still holding the previous secret keeps verifying during a rotation. Receivers using the official
- * `standardwebhooks` or `svix` libraries verify these unchanged. With the service's signing key configured,
- * a `v1a` Ed25519 signature follows them (asymmetric.ts); verifiers of `v1` skip it, as the spec asks.
+ * `standardwebhooks` or `svix` libraries verify these unchanged. With the service's signing keys configured,
+ * a `v1a` Ed25519 signature per key follows them (asymmetric.ts); verifiers of `v1` skip those, as the spec asks.
  */
 
 export const SECRET_PREFIX = "whsec_";
@@ -46,18 +46,18 @@ export interface SignInput {
   body: string | Buffer;
   /** Current secret first, then any previous one still within its rotation window. */
   secrets: readonly string[];
-  /** The service's Ed25519 key (WEBHOOK_SIGNING_KEY), when configured: adds a `v1a` signature. */
-  signingKey?: WebhookSigningKey;
+  /** The service's Ed25519 keys (WEBHOOK_SIGNING_KEY), current first, when configured: each adds a `v1a` signature. */
+  signingKeys?: readonly WebhookSigningKey[];
 }
 
-/** The `webhook-signature` header value: `v1,<sig>` for each secret, then `v1a,<sig>` if there is a signing key. */
-export function signPayload({ id, timestamp, body, secrets, signingKey }: SignInput): string {
+/** The `webhook-signature` header value: `v1,<sig>` for each secret, then `v1a,<sig>` for each signing key. */
+export function signPayload({ id, timestamp, body, secrets, signingKeys = [] }: SignInput): string {
   if (secrets.length === 0) throw new Error("No webhook secret to sign with");
   const signatures = secrets.map((secret) => `${SIGNATURE_VERSION},${hmac(secretKey(secret), id, timestamp, body).toString("base64")}`);
-  if (signingKey) {
-    // Ed25519 cannot be streamed like the HMAC: the content is laid out whole.
+  if (signingKeys.length > 0) {
+    // Ed25519 cannot be streamed like the HMAC: the content is laid out once, for every key.
     const content = Buffer.concat([Buffer.from(signedPrefix(id, timestamp)), typeof body === "string" ? Buffer.from(body) : body]);
-    signatures.push(`${ASYMMETRIC_SIGNATURE_VERSION},${signingKey.sign(content)}`);
+    for (const key of signingKeys) signatures.push(`${ASYMMETRIC_SIGNATURE_VERSION},${key.sign(content)}`);
   }
   return signatures.join(" ");
 }

@@ -11,7 +11,7 @@ export function deliveryDepsFor(runtime: Runtime, overrides: Partial<DeliveryDep
     schedule: runtime.env.WEBHOOK_RETRY_SCHEDULE,
     allowPrivateTargets: runtime.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     authSecret: runtime.env.AUTH_SECRET,
-    signingKey: runtime.env.WEBHOOK_SIGNING_KEY,
+    signingKeys: runtime.env.WEBHOOK_SIGNING_KEY,
     ...overrides,
   };
 }

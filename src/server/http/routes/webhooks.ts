@@ -134,17 +134,19 @@ export const verifyWebhookRoute = defineRoute({
   handler: async ({ ctx, body }) => ({ status: 200, body: await verifyWebhook({ ctx, input: body }) }),
 });
 
-// GET /api/v1/webhook/signing-keys – the public key of the service's v1a signatures (no auth)
+// GET /api/v1/webhook/signing-keys – the public keys of the service's v1a signatures (no auth)
 export const webhookSigningKeysRoute = defineRoute({
   operationId: "getWebhookSigningKeys",
   method: "GET",
   path: "/webhook/signing-keys",
-  summary: "The public key of webhook v1a signatures (JWKS)",
+  summary: "The public keys of webhook v1a signatures (JWKS)",
   description:
     "When the service is configured with a signing key, every webhook's `webhook-signature` also carries a " +
-    "Standard Webhooks `v1a,<base64 Ed25519 signature>` of `id.timestamp.body`. This is its public key, as an " +
+    "Standard Webhooks `v1a,<base64 Ed25519 signature>` of `id.timestamp.body`. These are the public keys, as an " +
     "RFC 7517 JWK Set (and, in `whpk`, in Standard Webhooks form), so a receiver can verify without a shared " +
-    "secret. An empty set means deliveries carry only the `v1` HMAC signatures. Public and cacheable.",
+    "secret. Usually one key; during a key rotation the current key comes first and the outgoing one after it, " +
+    "each signing every webhook (one `v1a` entry per key), so a receiver holding either keeps verifying. An " +
+    "empty set means deliveries carry only the `v1` HMAC signatures. Public and cacheable.",
   tags,
   auth: "none",
   responses: {

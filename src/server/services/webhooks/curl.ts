@@ -22,7 +22,7 @@ export async function deliveryAsCurl({ ctx, input }: { ctx: ServiceContext; inpu
   const secrets = await loadSigningSecrets(ctx.db, { merchantId, now, authSecret: ctx.env.AUTH_SECRET });
   const headers = {
     "content-type": "application/json",
-    ...signatureHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets, signingKey: ctx.env.WEBHOOK_SIGNING_KEY }),
+    ...signatureHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets, signingKeys: ctx.env.WEBHOOK_SIGNING_KEY }),
   };
   const command = [
     `curl -X POST ${quote(delivery.url)}`,

@@ -132,17 +132,22 @@ export const verifyWebhookResultSchema = z.object({
 /** The service's public keys for `v1a` signatures, as an RFC 7517 JWK Set; empty when none is configured. */
 export const signingKeysSchema = z
   .object({
-    keys: z.array(
-      z.object({
-        kty: z.literal("OKP"),
-        crv: z.literal("Ed25519"),
-        x: z.string(),
-        kid: z.string().describe("RFC 7638 thumbprint."),
-        use: z.literal("sig"),
-        alg: z.literal("EdDSA"),
-        whpk: z.string().describe("The same public key in Standard Webhooks form: `whpk_` + base64 of its 32 bytes."),
-      }),
-    ),
+    keys: z
+      .array(
+        z.object({
+          kty: z.literal("OKP"),
+          crv: z.literal("Ed25519"),
+          x: z.string(),
+          kid: z.string().describe("RFC 7638 thumbprint."),
+          use: z.literal("sig"),
+          alg: z.literal("EdDSA"),
+          whpk: z.string().describe("The same public key in Standard Webhooks form: `whpk_` + base64 of its 32 bytes."),
+        }),
+      )
+      .describe(
+        "The current key first. During a key rotation the outgoing key is listed too and every webhook carries a " +
+          "`v1a` signature by each listed key: accept a webhook if any of them verifies.",
+      ),
   })
   .meta({ id: "WebhookSigningKeys" });
 export type SigningKeys = z.infer<typeof signingKeysSchema>;

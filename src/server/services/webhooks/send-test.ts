@@ -67,7 +67,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       schedule: ctx.env.WEBHOOK_RETRY_SCHEDULE,
       allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       authSecret: ctx.env.AUTH_SECRET,
-      signingKey: ctx.env.WEBHOOK_SIGNING_KEY,
+      signingKeys: ctx.env.WEBHOOK_SIGNING_KEY,
     },
     { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! },
   );
