@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { deliveryAsCurl } from "../../../src/server/services/webhooks/curl";
-import { generateSigningKey } from "../../../src/server/webhooks/asymmetric";
+import { generateSigningKey, parseSigningKey } from "../../../src/server/webhooks/asymmetric";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
 import { deliverDueNow } from "../../../src/server/webhooks/worker";
 import { testClient, type TestClient } from "../../support/client";
@@ -99,5 +99,63 @@ describe("v1a webhook signatures", () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe("v1a signing key rotation (two keys configured: the new one, then the old one)", () => {
+  const next = generateSigningKey();
+  const previous = signingKey;
+  let rotating: TestRuntime;
+  let rotatingApi: TestClient;
+  let rotatingReceiver: TestReceiver;
+  let rotatingShop: TestMerchant;
+
+  beforeAll(async () => {
+    rotating = await createTestRuntime({ env: { WEBHOOK_SIGNING_KEY: `${next},\n${previous}`, LOG_LEVEL: "trace" } });
+    rotatingApi = testClient(rotating);
+    rotatingReceiver = await startReceiver();
+    rotatingShop = await registerTestMerchant(rotatingApi, { webhookUrl: rotatingReceiver.url() });
+  });
+  afterAll(async () => {
+    await rotatingReceiver.close();
+    await rotating.close();
+  });
+
+  it("publishes both public keys, the current one first", async () => {
+    const response = await rotatingApi.get("/webhook/signing-keys");
+    expect(response.status).toBe(200);
+    expect(response.body.keys.map((jwk: { whpk: string }) => jwk.whpk)).toEqual([parseSigningKey(next).publicKey, parseSigningKey(previous).publicKey]);
+    const [current, old] = response.body.keys;
+    expect(current.kid).not.toBe(old.kid);
+    // The old key's entry is the one a receiver pinned before the rotation.
+    expect(old).toEqual((await api.get("/webhook/signing-keys")).body.keys[0]);
+  });
+
+  it("signs a delivered webhook with each key: a receiver holding either published key verifies it", async () => {
+    const [current, old] = (await rotatingApi.get("/webhook/signing-keys")).body.keys;
+    await emitEvent({
+      ctx: merchantContext(rotating, rotatingShop.merchant.id),
+      input: { type: "payment.confirmed", data: { id: "pay_r" }, subjectId: "pay_r" },
+    });
+    expect(await deliverDueNow(deliveryDepsFor(rotating))).toBe(1);
+    const [request] = rotatingReceiver.received;
+    const { headers, body } = request!;
+    expect(headers["webhook-signature"]).toMatch(/^v1,\S+ v1a,\S+ v1a,\S+$/);
+    const [, first, second] = headers["webhook-signature"]!.split(" ");
+    // One v1a entry per key, in configured order.
+    expect(verifiesWith(current, { ...headers, "webhook-signature": first! }, body)).toBe(true);
+    expect(verifiesWith(old, { ...headers, "webhook-signature": second! }, body)).toBe(true);
+    for (const jwk of [current, old]) {
+      expect(verifiesWith(jwk, headers, body)).toBe(true);
+      expect(verifiesWith(jwk, headers, body.replace("pay_r", "pay_s"))).toBe(false);
+    }
+    const stranger = parseSigningKey(generateSigningKey()).jwk;
+    expect(verifiesWith({ ...stranger }, headers, body)).toBe(false);
+    expect(new Webhook(rotatingShop.webhookSecret).verify(body, headers)).toMatchObject({ type: "payment.confirmed" });
+  });
+
+  it("never writes either signing key to the logs", () => {
+    const logs = rotating.logs.join("\n");
+    for (const key of [next, previous]) expect(logs).not.toContain(key.slice("whsk_".length));
   });
 });
