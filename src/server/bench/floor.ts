@@ -28,9 +28,10 @@ const FLOOR_WEBHOOK_URL = "http://127.0.0.1:9/bench-floor";
 export function createFloor(url: string, options: { max?: number; boundInFlight?: boolean } = {}): Floor {
   const max = options.max ?? 10;
   const sql = postgres(url, { max, onnotice: () => {} });
-  // porsager/postgres#747 reports a slowdown once more queries wait in postgres.js than its pool holds; the
-  // suggested cure, at most `max` operations inside the driver, measured slower here (postgres.js pipelines
-  // queued queries on its connections; BENCHMARKS.md), so it is off unless asked for.
+  // porsager/postgres#747 reports a slowdown once more queries wait in postgres.js than its pool holds. Its cause,
+  // the pool's queue, is patched (BENCHMARKS.md, Finding 13); the cure suggested before that was known, at most
+  // `max` operations inside the driver, measured slower (it takes postgres.js's pipelining away), so it is off
+  // unless asked for.
   const gate = options.boundInFlight ? semaphore(max) : unbounded;
 
   return {
