@@ -56,6 +56,9 @@ export default defineConfig({
       AUTH_TRUST_HOST: "true",
       LOG_LEVEL: "warn",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // The specs play the part of one proxy in front: each gives itself a client address in X-Forwarded-For,
+      // so per-IP limits (sign-up, login) count each test on its own.
+      TRUSTED_PROXY_HOPS: "1",
       WEBHOOK_RETRY_SCHEDULE: "0,300ms,600ms",
     },
   },

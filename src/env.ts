@@ -36,10 +36,11 @@ const envSchema = z.object({
   /** Sustained requests per second per client IP on unauthenticated routes (and failed authentications). */
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
   /**
-   * How many proxies in front of the app append to X-Forwarded-For. The client address is the entry that
-   * many places from the right: entries further left were written by the client and can be forged.
+   * How many proxies in front of the app append to X-Forwarded-For. 0: none, the connection's peer is the client
+   * and X-Forwarded-For (which a client can write) is ignored. N: the client is the address the outermost of N
+   * proxies saw (clientIp in http/query.ts).
    */
-  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WEBHOOK_WORKER: z.enum(["inline", "off"]).default("inline"),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

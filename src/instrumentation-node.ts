@@ -1,5 +1,9 @@
 import { InvalidEnvironmentError } from "@/env";
+import { recordPeerAddresses } from "@/server/http/peer-address";
 import { getRuntime } from "@/server/runtime";
+
+// Before the first request: per-IP limits need each request's TCP peer (http/peer-address.ts).
+recordPeerAddresses();
 
 try {
   await getRuntime();
