@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
  * shift() leaves the consumed slot behind and whose remove() searched the array from its start. Under load the
  * busy list never runs empty, so every query (`move()` removes a connection from one list before pushing it on
  * another) scanned every slot ever consumed: CPU per query grew without bound and the array with it
- * (porsager/postgres#747; 49 → 244 µs per `select 1` within a minute at 32 in flight on 10 connections).
+ * (porsager/postgres#747; 48 → 188 µs per `select 1` within a minute at 32 in flight on 10 connections).
  * patches/postgres+3.4.9.patch makes remove() search the live part only and drops consumed slots once they
  * outnumber the live ones. This pins that, in each of the package's three builds.
  */
