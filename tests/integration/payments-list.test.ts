@@ -83,6 +83,10 @@ describe("GET /payment", () => {
     [{ limit: 0 }, "query.limit"],
     [{ limit: 101 }, "query.limit"],
     [{ limit: "ten" }, "query.limit"],
+    // Read as written, not coerced: "1e2" is not 100, nor "0x10" 16.
+    [{ limit: "1e2" }, "query.limit"],
+    [{ limit: "0x10" }, "query.limit"],
+    [{ limit: "2.5" }, "query.limit"],
     [{ status: "refunded" }, "query.status"],
     [{ createdFrom: "last week" }, "query.createdFrom"],
     [{ colour: "blue" }, "query"],
@@ -90,6 +94,13 @@ describe("GET /payment", () => {
     const response = await list(query as Record<string, string>);
     expect(response.status).toBe(400);
     expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
+  });
+
+  it("refuses a repeated limit with a message that says so", async () => {
+    const response = await api.get("/payment?limit=5&limit=6", { key: shop.apiKey });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ path: "query.limit", message: "must be given once" }]);
+    expect((await list({ limit: "2" })).body.data).toHaveLength(2);
   });
 
   it("renders every payment exactly as GET /payment/{id} does, byte for byte, filtered or not", async () => {

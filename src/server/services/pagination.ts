@@ -3,9 +3,23 @@ import { signCursor, verifyCursor, type KeysetPosition } from "@/lib/cursor";
 import type { ServiceContext } from "./context";
 import { ServiceError } from "./errors";
 
+const LIMIT_MESSAGE = "must be a whole number from 1 to 100";
+
+/**
+ * A page size: a number (tRPC) or the digits of one (a query string). A preprocess rather than `z.coerce`, which
+ * would read "1e2" as 100 and "0x10" as 16, and answer a repeated `?limit=` with "received NaN"; the OpenAPI
+ * document still shows the integer it validates.
+ */
+export const pageLimit = z
+  .preprocess(
+    (value) => (typeof value === "string" && /^\d{1,3}$/.test(value) ? Number(value) : value),
+    z.number({ error: (issue) => (Array.isArray(issue.input) ? "must be given once" : LIMIT_MESSAGE) }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(100, LIMIT_MESSAGE),
+  )
+  .default(20);
+
 /** `?limit=` (1–100, default 20) and `?cursor=`, shared by every list. */
 export const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   cursor: z.string().min(1).max(512).optional(),
 };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageLimit } from "../pagination";
 import type { ApiKeyRow } from "@/server/db/schema";
 
 /** Keys a merchant may hold at once (rolled and revoked keys do not count): enough for rotation, bounded. */
@@ -23,7 +24,7 @@ export const rollApiKeyInput = z.strictObject({
 export type RollApiKeyInput = z.input<typeof rollApiKeyInput>;
 
 export const listApiKeysInput = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   /** The `nextCursor` of the previous page. */
   cursor: z.string().max(64).optional(),
 });

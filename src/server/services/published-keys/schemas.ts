@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageLimit } from "../pagination";
 import type { PublishedKeyRow } from "@/server/db/schema";
 import { publishedKeyStatuses } from "@/server/db/schema";
 import { MAX_KEY_BYTES } from "@/server/keys/parse";
@@ -76,7 +77,7 @@ export const publishedKeySchema = z.object({
 export const publishKeysResult = z.object({ data: z.array(publishedKeySchema) });
 
 export const listPublishedKeysInput = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   cursor: z.string().max(512).optional(),
   status: z.enum(publishedKeyStatuses).optional(),
 });
