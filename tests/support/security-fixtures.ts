@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { merchants } from "../../src/server/db/schema";
 import { generateKeyPair, publicJwk } from "../../src/server/keys/fixtures";
 import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
@@ -7,6 +9,11 @@ import type { SecurityContext, SecurityFixture } from "./security-suite";
 async function createPayment({ api }: SecurityContext, apiKey: string): Promise<string> {
   const created = await api.post("/payment/confirm", { key: apiKey, body: { externalId: externalId("sec"), amount: "1.00", currency: "USD" } });
   return created.body.id;
+}
+
+/** Retries need a webhook URL to go to (409 `webhook_url_missing` otherwise); the suite's merchants have none. */
+async function giveWebhookUrl({ runtime }: SecurityContext, merchantId: string) {
+  await runtime.database.db.update(merchants).set({ webhookUrl: "https://hooks.example.com/in" }).where(eq(merchants.id, merchantId));
 }
 
 const publishableKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").publicKey), use: "sig" });
@@ -75,7 +82,10 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "POST /webhook/failed/retry": {
     kind: "action",
-    request: () => ({ path: "/webhook/failed/retry", body: { dryRun: true } }),
+    request: async (ctx) => {
+      await giveWebhookUrl(ctx, ctx.owner.merchant.id);
+      return { path: "/webhook/failed/retry", body: { dryRun: true } };
+    },
   },
   "GET /webhook/{id}": {
     kind: "resource",
@@ -83,7 +93,10 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "POST /webhook/{id}/retry": {
     kind: "resource",
-    request: async ({ runtime, owner }) => ({ path: `/webhook/${await seedFailedDelivery(runtime.database.db, owner.merchant.id)}/retry` }),
+    request: async (ctx) => {
+      await giveWebhookUrl(ctx, ctx.owner.merchant.id);
+      return { path: `/webhook/${await seedFailedDelivery(ctx.runtime.database.db, ctx.owner.merchant.id)}/retry` };
+    },
   },
   "POST /webhook/test": {
     kind: "action",

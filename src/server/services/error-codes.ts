@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   invalid_transition: { status: 409, title: "Invalid status transition" },
   payment_conflict: { status: 409, title: "Payment conflict" },
   delivery_not_failed: { status: 409, title: "Delivery is not failed" },
+  webhook_url_missing: { status: 409, title: "No webhook URL configured" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
   api_key_inactive: { status: 409, title: "API key revoked or already rolled" },
   // 413, 415, 422

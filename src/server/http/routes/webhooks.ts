@@ -45,7 +45,10 @@ export const retryFailedDeliveriesRoute = defineRoute({
   method: "POST",
   path: "/webhook/failed/retry",
   summary: "Retry failed deliveries in bulk",
-  description: "Re-queues every failed delivery created in [since, until) of the given event types for one attempt now. `dryRun: true` only counts them.",
+  description:
+    "Re-queues every failed delivery created in [since, until) of the given event types for one attempt now, as a single " +
+    "retry would send it. `dryRun: true` only counts them. With no webhook URL configured, both answer 409 " +
+    "`webhook_url_missing` and nothing is re-queued.",
   tags,
   auth: "api_key",
   body: retryFailedDeliveriesInput,
@@ -54,6 +57,7 @@ export const retryFailedDeliveriesRoute = defineRoute({
     200: { description: "Dry run: how many would be re-queued.", schema: retryCountSchema, example: examples.bulkRetryResult },
     202: { description: "How many were re-queued.", schema: retryCountSchema, example: examples.bulkRetryResult },
   },
+  errors: ["webhook_url_missing"],
   handler: async ({ ctx, body }) => {
     const { count, dryRun } = await retryFailedDeliveries({ ctx, input: body });
     return { status: dryRun ? 200 : 202, body: { count } };
@@ -80,12 +84,14 @@ export const retryDeliveryRoute = defineRoute({
   method: "POST",
   path: "/webhook/{id}/retry",
   summary: "Retry a failed delivery",
-  description: "Re-queues a failed delivery for one attempt now, to the merchant's current webhook URL.",
+  description:
+    "Re-queues a failed delivery for one attempt now, to the merchant's current webhook URL (409 `webhook_url_missing` " +
+    "when none is configured). A failed test send (`webhook.test`) goes back to the URL it tested.",
   tags,
   auth: "api_key",
   params: deliveryIdParams,
   responses: { 202: { description: "Re-queued.", schema: deliverySchema, example: examples.retried } },
-  errors: ["delivery_not_failed"],
+  errors: ["delivery_not_failed", "webhook_url_missing"],
   handler: async ({ ctx, params }) => ({ status: 202, body: await retryDelivery({ ctx, input: params }) }),
 });
 

@@ -1,6 +1,7 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import { webhookDeliveries } from "@/server/db/schema";
 import type { Transaction } from "@/server/db/types";
+import { testEventIds } from "./retry-target";
 
 export const URL_REMOVED_ERROR = "Not attempted: the webhook URL was removed. Set a URL and retry the delivery.";
 
@@ -10,13 +11,14 @@ export const URL_REMOVED_ERROR = "Not attempted: the webhook URL was removed. Se
  * already do — a merchant who moves their endpoint expects the retries to follow. No URL any more: they
  * fail at once, so nothing is sent to an endpoint the merchant gave up, and they show among the failed
  * deliveries to retry once a URL is set again. Attempts in flight, finished deliveries (history) and test
- * sends (their target was chosen per send) are left as they are.
+ * sends (their target was chosen per send; found by their event, so a retried test send stays put too) are
+ * left as they are.
  */
 export async function followWebhookUrlChange(tx: Transaction, merchantId: string, url: string | null, now: Date) {
   const queued = and(
     eq(webhookDeliveries.merchantId, merchantId),
     eq(webhookDeliveries.status, "pending"),
-    ne(webhookDeliveries.nextTrigger, "test"),
+    notInArray(webhookDeliveries.eventId, testEventIds(tx, merchantId)),
   );
   if (url) {
     await tx.update(webhookDeliveries).set({ url, updatedAt: now }).where(queued);

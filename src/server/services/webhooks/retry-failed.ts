@@ -1,14 +1,17 @@
-import { and, count, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
-import { events, merchants, webhookDeliveries } from "@/server/db/schema";
+import { and, count, eq, gte, inArray, lt, notInArray, type SQL } from "drizzle-orm";
+import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { requireWebhookUrl, testEventIds } from "./retry-target";
 import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./schemas";
 
 /**
  * Re-queues every failed delivery of the merchant matching the filters (created in [since, until), of the
- * given event types), each as one manual attempt now. `dryRun` only counts them, so a merchant can see
- * what an outage cost before replaying it.
+ * given event types), each as one manual attempt now, to where a single retry would send it (retry-target.ts).
+ * `dryRun` only counts them, so a merchant can see what an outage cost before replaying it. Both answer 409
+ * `webhook_url_missing` when no webhook URL is configured: a count of 0 would read as "nothing failed", and a
+ * dry run must predict the real run.
  */
 export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: RetryFailedDeliveriesInput }) {
   const merchantId = requireMerchantId(ctx);
@@ -26,23 +29,25 @@ export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContex
   }
 
   if (dryRun) {
+    await requireWebhookUrl(ctx.db, merchantId);
     const [row] = await ctx.db.select({ n: count() }).from(webhookDeliveries).where(and(...conditions));
     return { count: row?.n ?? 0, dryRun: true };
   }
   return withTransaction(ctx.db, async (tx) => {
-    const [merchant] = await tx.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));
-    const requeued = await tx
+    const url = await requireWebhookUrl(tx, merchantId);
+    const requeue = { status: "pending", nextAttemptAt: now, nextTrigger: "manual", failedAt: null, updatedAt: now } as const;
+    const tests = testEventIds(tx, merchantId);
+    const toEndpoint = await tx
       .update(webhookDeliveries)
-      .set({
-        status: "pending",
-        nextAttemptAt: now,
-        nextTrigger: "manual",
-        failedAt: null,
-        updatedAt: now,
-        ...(merchant?.webhookUrl ? { url: merchant.webhookUrl } : {}),
-      })
-      .where(and(...conditions))
+      .set({ ...requeue, url })
+      .where(and(...conditions, notInArray(webhookDeliveries.eventId, tests)))
       .returning({ id: webhookDeliveries.id });
+    const testSends = await tx
+      .update(webhookDeliveries)
+      .set(requeue)
+      .where(and(...conditions, inArray(webhookDeliveries.eventId, tests)))
+      .returning({ id: webhookDeliveries.id });
+    const requeued = toEndpoint.length + testSends.length;
     await recordAudit({
       ctx: inTransaction(ctx, tx),
       input: {
@@ -50,9 +55,9 @@ export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContex
         targetType: "merchant",
         targetId: merchantId,
         merchantId,
-        details: { count: requeued.length, since: since ?? null, until: until ?? null, eventTypes: eventTypes ?? null },
+        details: { count: requeued, since: since ?? null, until: until ?? null, eventTypes: eventTypes ?? null },
       },
     });
-    return { count: requeued.length, dryRun: false };
+    return { count: requeued, dryRun: false };
   });
 }

@@ -1,16 +1,18 @@
 import { and, eq } from "drizzle-orm";
-import { merchants, webhookDeliveries } from "@/server/db/schema";
+import { webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { getDeliveryForMerchant } from "./fetch";
+import { isTestSend, requireWebhookUrl } from "./retry-target";
 import { toDelivery } from "./schemas";
 
 /**
- * Re-queues one failed delivery for an attempt now (`failed → pending`, trigger `manual`). It goes to the
- * merchant's current webhook URL — the usual reason to retry is that the endpoint was fixed or moved.
- * A manual retry is one attempt: if it fails too, the delivery is failed again.
+ * Re-queues one failed delivery for an attempt now (`failed → pending`, trigger `manual`): an event's delivery
+ * to the merchant's current webhook URL (409 `webhook_url_missing`, changing nothing, when there is none), a
+ * test send to the URL it tested (retry-target.ts). A manual retry is one attempt: if it fails too, the
+ * delivery is failed again.
  */
 export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantId(ctx);
@@ -20,17 +22,10 @@ export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input
     if (delivery.status !== "failed") {
       throw new ServiceError("delivery_not_failed", `Only failed deliveries can be retried; this one is ${delivery.status}.`);
     }
-    const [merchant] = await tx.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));
+    const url = isTestSend(event) ? delivery.url : await requireWebhookUrl(tx, merchantId);
     const [updated] = await tx
       .update(webhookDeliveries)
-      .set({
-        status: "pending",
-        nextAttemptAt: now,
-        nextTrigger: "manual",
-        url: merchant?.webhookUrl ?? delivery.url,
-        failedAt: null,
-        updatedAt: now,
-      })
+      .set({ status: "pending", nextAttemptAt: now, nextTrigger: "manual", url, failedAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.merchantId, merchantId)))
       .returning();
     await recordAudit({
