@@ -19,3 +19,17 @@ export function isoInstantInput(options?: { offset?: boolean }) {
 export function isoDayInput() {
   return z.iso.date().refine(inStorableRange, RANGE_MESSAGE);
 }
+
+/**
+ * Refuses a time range whose start is after its end, on the start field (as stats refuses `from` after `to`):
+ * such a range matches nothing, and a silent empty answer hides the caller's mistake. Equal bounds pass.
+ */
+export function startNotAfterEnd<K extends string>(startKey: K, endKey: K) {
+  return (range: { [key in K]?: string }, ctx: z.RefinementCtx) => {
+    const start = range[startKey];
+    const end = range[endKey];
+    if (start !== undefined && end !== undefined && Date.parse(start) > Date.parse(end)) {
+      ctx.addIssue({ code: "custom", path: [startKey], message: `must not be after \`${endKey}\`` });
+    }
+  };
+}

@@ -126,6 +126,7 @@ describe("GET /webhook/failed and GET /webhook/{id}", () => {
     [{ since: "yesterday" }, "query.since"],
     [{ since: "0000-01-01T00:00:00Z" }, "query.since"],
     [{ until: "9999-12-31T23:59:59Z" }, "query.until"],
+    [{ since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" }, "query.since"],
     [{ colour: "blue" }, "query"],
   ])("refuses bad query %o with 400 validation_failed", async (query, path) => {
     const response = await api.get("/webhook/failed", { key: shop.apiKey, query });
@@ -241,6 +242,27 @@ describe("POST /webhook/failed/retry", () => {
     expect(left.map((delivery) => delivery.id)).toEqual([ids[0]]);
     // The other merchant's failed delivery was not touched.
     expect(await othersFailed()).toBe(othersBefore);
+  });
+
+  it("refuses `since` after `until` with 400 on body.since and re-queues nothing; bounds compare as instants", async () => {
+    const merchant = await registerTestMerchant(api, { webhookUrl: receiver.url("/bulk-range") });
+    await failedDeliveries(merchant, ["payment.failed"]);
+    for (const dryRun of [true, false]) {
+      const response = await api.post("/webhook/failed/retry", {
+        key: merchant.apiKey,
+        body: { dryRun, since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("validation_failed");
+      expect(response.body.errors).toEqual([{ path: "body.since", message: "must not be after `until`" }]);
+    }
+    expect((await api.get("/webhook/failed", { key: merchant.apiKey })).body.data).toHaveLength(1);
+    // 10:00 at +02:00 is 08:00 UTC, before 09:00 UTC: a valid range, though its text sorts the other way.
+    const offsets = await api.post("/webhook/failed/retry", {
+      key: merchant.apiKey,
+      body: { dryRun: true, since: "2026-01-01T10:00:00+02:00", until: "2026-01-01T09:00:00Z" },
+    });
+    expect(offsets.status).toBe(200);
   });
 
   it("refuses unknown fields and event types", async () => {

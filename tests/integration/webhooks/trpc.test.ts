@@ -88,6 +88,12 @@ describe("webhooks tRPC router", () => {
     await expect(asMerchant(shop).webhooks.retry({ id: mine })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
+  it("refuses a time range whose start is after its end, as REST does", async () => {
+    const range = { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" };
+    await expect(asMerchant(shop).webhooks.failed(range)).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("must not be after `until`") });
+    await expect(asMerchant(shop).webhooks.retryFailed({ ...range, dryRun: true })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("lets support staff retry a merchant's failed delivery on their behalf, audited as staff", async () => {
     const id = await failedDelivery(other);
     const retried = await asStaff().webhooks.staffRetry({ merchantId: other.merchant.id, id });

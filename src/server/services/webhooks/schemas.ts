@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstantInput } from "@/lib/iso-input";
+import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import {
   attemptTriggers,
   deliveryStatuses,
@@ -37,7 +37,7 @@ export const listFailedDeliveriesInput = z.strictObject({
   eventType: eventTypeList.optional(),
   since: isoDate.optional().describe("Deliveries created at or after this time."),
   until: isoDate.optional().describe("Deliveries created before this time."),
-});
+}).superRefine(startNotAfterEnd("since", "until"));
 export type ListFailedDeliveriesInput = z.input<typeof listFailedDeliveriesInput>;
 
 export const deliveryIdParams = z.strictObject({ id: z.string().max(100) });
@@ -47,7 +47,7 @@ export const retryFailedDeliveriesInput = z.strictObject({
   until: isoDate.optional(),
   eventTypes: z.array(eventType).max(eventTypes.length).optional(),
   dryRun: z.boolean().default(false).describe("Only count what would be re-queued."),
-});
+}).superRefine(startNotAfterEnd("since", "until"));
 export type RetryFailedDeliveriesInput = z.input<typeof retryFailedDeliveriesInput>;
 
 export const sendTestWebhookInput = z.strictObject({
