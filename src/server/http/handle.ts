@@ -12,14 +12,14 @@ import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { guardInput } from "./input-guard";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp, queryObject } from "./query";
-import { ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
+import { bodyRateLimitChecks, ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
 import type { AnyRoute, Reply } from "./route";
 
 /**
  * The REST pipeline every route goes through: request id → authentication → rate limits → input
  * validation → Idempotency-Key claim (merchants' POSTs) → handler → JSON or problem+json response, and one
  * structured log line. Limits come before the body is read, so a throttled caller costs no parsing and no
- * database work.
+ * database work; only a route limit that depends on the body (`rateLimitWhen`) is counted after validation.
  */
 export async function handleRoute(
   runtime: Runtime,
@@ -42,6 +42,7 @@ export async function handleRoute(
     const query = parseInput("query", route.query, queryObject(new URL(request.url)));
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
     const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
+    limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
     const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime });
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
     const merchantId = actor.type === "api_key" ? actor.merchantId : undefined;

@@ -11,15 +11,19 @@ import { RateLimitedError } from "@/server/services/errors";
 import { openRateLimitRedis, REDIS_CONNECT_WAIT_MS, untilReady } from "./rate-limit-redis";
 
 /**
- * A rate-limit policy: `limit` requests per `windowSeconds` for one subject (an IP or an API key),
- * optionally with a burst allowance of `burst.limit` more requests per `burst.windowSeconds`.
+ * A rate-limit policy: `limit` requests per `windowSeconds` for one subject (an IP, an API key or a
+ * merchant), optionally with a burst allowance of `burst.limit` more requests per `burst.windowSeconds`.
  * Routes declare a stricter one in `defineRoute({ rateLimit })`; it applies on top of the default.
  */
 export interface RateLimitPolicy {
   /** Names the counters (policies with one name share them) and the `RateLimit-Policy` item. */
   name: string;
-  /** Whose requests count together. `api_key` falls back to the IP on unauthenticated routes. */
-  by: "ip" | "api_key";
+  /**
+   * Whose requests count together. `merchant`: all of a merchant's keys together, so that holding more keys
+   * buys no more tries (the subject of stricter limits). `api_key` and `merchant` fall back to the IP on
+   * unauthenticated routes.
+   */
+  by: "ip" | "api_key" | "merchant";
   limit: number;
   windowSeconds: number;
   burst?: { limit: number; windowSeconds: number };
@@ -52,10 +56,12 @@ export class RateLimits {
   }
 
   /**
-   * Counts one request against each policy. Returns the RateLimit headers to send; throws a 429
-   * `RateLimitedError` (with Retry-After and the same headers) when any policy is exhausted.
+   * Counts one request against each policy. Returns the RateLimit headers to send, after the `earlier`
+   * headers of policies this request was already counted against; throws a 429 `RateLimitedError` (with
+   * Retry-After and the same headers) when any policy is exhausted.
    */
-  async consume(checks: { policy: RateLimitPolicy; subject: string }[]): Promise<Record<string, string>> {
+  async consume(checks: RateLimitCheck[], earlier: Record<string, string> = {}): Promise<Record<string, string>> {
+    if (checks.length === 0) return earlier;
     await this.connected;
     const results = await Promise.all(
       checks.map(async ({ policy, subject }) => {
@@ -70,7 +76,7 @@ export class RateLimits {
       }),
     );
     const counted = results.filter((result) => result !== null);
-    const headers = rateLimitHeaders(counted);
+    const headers = joinRateLimitHeaders(earlier, rateLimitHeaders(counted));
     const refused = counted.filter((result) => !result.allowed);
     if (refused.length > 0) {
       const retryAfter = Math.max(...refused.map((result) => secondsUntil(result.res)));
@@ -121,18 +127,43 @@ function rateLimitHeaders(results: { policy: RateLimitPolicy; res: RateLimiterRe
   };
 }
 
-/** The policies a request is counted against, with the subject of each. */
-export function rateLimitChecks(
-  runtime: Runtime,
-  route: { auth: "api_key" | "none"; rateLimit?: RateLimitPolicy },
-  actor: Actor,
-  ip: string,
-): { policy: RateLimitPolicy; subject: string }[] {
-  const keyId = actor.type === "api_key" ? actor.keyId : undefined;
-  const subjectOf = (policy: RateLimitPolicy) => (policy.by === "api_key" && keyId ? keyId : ip);
-  const base = keyId ? apiKeyPolicy(runtime.env.RATE_LIMIT_PER_KEY) : ipPolicy(runtime.env.RATE_LIMIT_PER_IP);
-  const policies = route.rateLimit ? [base, route.rateLimit] : [base];
-  return policies.map((policy) => ({ policy, subject: subjectOf(policy) }));
+function joinRateLimitHeaders(earlier: Record<string, string>, later: Record<string, string>): Record<string, string> {
+  const joined: Record<string, string> = { ...earlier, ...later };
+  for (const name of ["ratelimit-policy", "ratelimit"]) {
+    if (earlier[name] && later[name]) joined[name] = `${earlier[name]}, ${later[name]}`;
+  }
+  return joined;
+}
+
+export interface RateLimitCheck {
+  policy: RateLimitPolicy;
+  subject: string;
+}
+
+interface LimitedRoute {
+  rateLimit?: RateLimitPolicy;
+  rateLimitWhen?: (body: never) => boolean;
+}
+
+function subjectOf(policy: RateLimitPolicy, actor: Actor, ip: string): string {
+  if (actor.type !== "api_key" || policy.by === "ip") return ip;
+  return policy.by === "merchant" ? actor.merchantId : actor.keyId;
+}
+
+/**
+ * The policies a request is counted against before its body is read, with the subject of each: the default
+ * one, and the route's own unless it depends on the body (`rateLimitWhen`, see `bodyRateLimitChecks`).
+ */
+export function rateLimitChecks(runtime: Runtime, route: LimitedRoute, actor: Actor, ip: string): RateLimitCheck[] {
+  const base = actor.type === "api_key" ? apiKeyPolicy(runtime.env.RATE_LIMIT_PER_KEY) : ipPolicy(runtime.env.RATE_LIMIT_PER_IP);
+  const policies = route.rateLimit && !route.rateLimitWhen ? [base, route.rateLimit] : [base];
+  return policies.map((policy) => ({ policy, subject: subjectOf(policy, actor, ip) }));
+}
+
+/** The route's own policy when it applies only to some bodies, for a validated body it applies to. */
+export function bodyRateLimitChecks(route: LimitedRoute, actor: Actor, ip: string, body: unknown): RateLimitCheck[] {
+  if (!route.rateLimit || !route.rateLimitWhen?.(body as never)) return [];
+  return [{ policy: route.rateLimit, subject: subjectOf(route.rateLimit, actor, ip) }];
 }
 
 // One set of counters per runtime: each test runtime starts from zero; the web process has one runtime.

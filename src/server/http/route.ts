@@ -48,6 +48,11 @@ export interface RouteDefinition<
    * attacking: `{ name: "register", by: "ip", limit: 10, windowSeconds: 3600 }`. Over it → 429.
    */
   rateLimit?: RateLimitPolicy;
+  /**
+   * Counts `rateLimit` only for requests whose validated body this accepts (a test send, not its dry run).
+   * Checked once the body is parsed; without it the route's limit is counted before the body is read.
+   */
+  rateLimitWhen?: (body: Infer<B>) => boolean;
   params?: P;
   query?: Q;
   body?: B;

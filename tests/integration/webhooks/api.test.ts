@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../../src/server/db/schema";
+import { createApiKey } from "../../../src/server/services/api-keys/create";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
 import { signatureHeaders, generateWebhookSecret } from "../../../src/server/webhooks/signing";
@@ -398,10 +399,13 @@ describe("POST /webhook/verify", () => {
     }
   });
 
-  it("limits verification to 60 checks a minute per API key (signature probing), others unaffected", async () => {
+  it("limits verification to 60 checks a minute per merchant, whichever of its keys asks (signature probing), others unaffected", async () => {
     const prober = await registerTestMerchant(api);
+    const { key: secondKey } = await createApiKey({ ctx: merchantContext(runtime, prober.merchant.id), input: { name: "second" } });
     const input = { payload: body, headers: signed(generateWebhookSecret()) };
-    const answers = await Promise.all(Array.from({ length: 61 }, () => api.post("/webhook/verify", { key: prober.apiKey, body: input })));
+    const answers = await Promise.all(
+      Array.from({ length: 61 }, (_, i) => api.post("/webhook/verify", { key: i % 2 === 0 ? prober.apiKey : secondKey, body: input })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(60);
     const refused = answers.find((answer) => answer.status === 429)!;

@@ -103,7 +103,8 @@ export const sendTestWebhookRoute = defineRoute({
   summary: "Send a test webhook",
   description:
     "Checks the URL (given, or the configured one) and, unless `dryRun`, sends a signed `webhook.test` event now. " +
-    "A refused URL answers `usable: false` with the reason, and nothing is sent.",
+    "A refused URL answers `usable: false` with the reason, and nothing is sent. Sends (not dry runs) are limited to " +
+    "10 a minute per merchant.",
   tags,
   auth: "api_key",
   body: sendTestWebhookInput,
@@ -111,6 +112,11 @@ export const sendTestWebhookRoute = defineRoute({
   responses: {
     200: { description: "What the check and the send found.", schema: testWebhookResultSchema, example: examples.testResult },
   },
+  errors: ["rate_limited"],
+  // Each send is an outbound request to a host and port of the caller's choosing, answered with a snippet of
+  // the response: cheap to ask for, not to make. Per merchant, so more API keys do not mean more sends.
+  rateLimit: { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 },
+  rateLimitWhen: (body) => !body.dryRun,
   handler: async ({ ctx, body }) => ({ status: 200, body: await sendTestWebhook({ ctx, input: body }) }),
 });
 
@@ -122,7 +128,7 @@ export const verifyWebhookRoute = defineRoute({
   summary: "Verify a received webhook",
   description:
     "Checks the raw payload and the webhook-id, webhook-timestamp and webhook-signature headers against the merchant's " +
-    "current and previous secrets, within ±5 minutes. Rate-limited against signature probing.",
+    "current and previous secrets, within ±5 minutes. Limited to 60 checks a minute per merchant, against signature probing.",
   tags,
   auth: "api_key",
   body: verifyWebhookInput,
@@ -135,8 +141,9 @@ export const verifyWebhookRoute = defineRoute({
     },
   },
   errors: ["rate_limited"],
-  // Answers "is this signature valid": unlimited calls would let a stolen key probe signatures.
-  rateLimit: { name: "webhook_verify", by: "api_key", limit: 60, windowSeconds: 60 },
+  // Answers "is this signature valid": unlimited calls would let a stolen key probe signatures. Per merchant,
+  // so that creating more keys (up to 20) does not multiply the tries.
+  rateLimit: { name: "webhook_verify", by: "merchant", limit: 60, windowSeconds: 60 },
   handler: async ({ ctx, body }) => ({ status: 200, body: await verifyWebhook({ ctx, input: body }) }),
 });
 
