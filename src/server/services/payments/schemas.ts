@@ -3,15 +3,12 @@ import { isoDayInput, isoInstantInput } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
+import { exactJson, storable } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
 
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
 
-// PostgreSQL refuses NUL in text and jsonb, and lone UTF-16 surrogates in jsonb: refuse them here as a 400
-// instead of letting the database turn them into a 500.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const storable = (text: string) => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
 
 // `.toUpperCase()` is an in-place overwrite in zod 4, not a transform: the schema stays plain for OpenAPI.
@@ -20,21 +17,18 @@ const currencyCode = z
   .toUpperCase()
   .regex(/^[A-Z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC");
 
-const metadata = z
-  .record(z.string().min(1).max(40), z.unknown())
-  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
-  .refine(allStringsStorable, "must not contain NUL or unpaired surrogates");
-
-/** Every key and string value at any depth (JSON.stringify would escape the very characters sought). */
-function allStringsStorable(value: unknown): boolean {
-  if (typeof value === "string") return storable(value);
-  if (Array.isArray(value)) return value.every(allStringsStorable);
-  if (value && typeof value === "object") {
-    return Object.entries(value).every(([key, item]) => storable(key) && allStringsStorable(item));
-  }
-  return true;
-}
+// Screened as sent (exactJson): numbers JSON cannot carry exactly, `__proto__` keys and unstorable strings
+// are a 400 naming the place, never stored changed or silently dropped.
+const metadata = exactJson(
+  z
+    .record(z.string().min(1).max(40), z.unknown())
+    .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
+    .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
+    .describe(
+      `Your own JSON object (≤ ${METADATA_MAX_KEYS} keys, ≤ ${METADATA_MAX_BYTES} bytes), returned exactly as sent. Numbers must be ` +
+        "finite and within ±(2^53 − 1): send exact or larger numbers as strings. Keys named `__proto__` are refused.",
+    ),
+);
 
 export const confirmPaymentInput = z
   .strictObject({
