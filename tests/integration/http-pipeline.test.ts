@@ -30,7 +30,26 @@ describe("REST pipeline", () => {
     const response = await api.request("DELETE", "/health");
     expect(response.status).toBe(405);
     expect(response.body.code).toBe("method_not_allowed");
-    expect(response.headers.get("allow")).toBe("GET");
+    expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("answers OPTIONS with 204, the route's Allow and an x-request-id; an unknown path with a 404", async () => {
+    const confirm = await api.request("OPTIONS", "/payment/confirm");
+    expect(confirm.status).toBe(204);
+    expect(confirm.headers.get("allow")).toBe("OPTIONS, POST");
+    expect(confirm.headers.get("x-request-id")).toMatch(/^req_/);
+    expect((await api.request("OPTIONS", "/merchant/sample_id")).headers.get("allow")).toBe("GET, HEAD, OPTIONS, PUT");
+    expect((await api.request("OPTIONS", "/no/such/thing")).status).toBe(404);
+  });
+
+  it("answers HEAD as GET without the body, and refuses it with 405 where there is no GET", async () => {
+    const health = await api.request("HEAD", "/health");
+    expect(health.status).toBe(200);
+    expect(health.text).toBe("");
+    expect(health.headers.get("x-request-id")).toMatch(/^req_/);
+    const confirm = await api.request("HEAD", "/payment/confirm");
+    expect(confirm.status).toBe(405);
+    expect(confirm.headers.get("allow")).toBe("OPTIONS, POST");
   });
 
   it("refuses a body over 64 KiB with 413, whatever Content-Length says", async () => {

@@ -67,6 +67,26 @@ describe("route files under src/app/api/v1 ↔ declarations ↔ document", () =>
     expect([...documented].sort()).toEqual([...served].sort());
   });
 
+  it("every route file answers OPTIONS from its declarations: 204, Allow, x-request-id (a catch-all: 404)", async () => {
+    for (const file of routeFiles) {
+      expect(file.options, `${file.file} exports no OPTIONS: Next.js would answer with its own Allow`).toBeDefined();
+      const path = API_PREFIX + (file.template ?? "/no/such/path").replace(/\{(\w+)\}/g, "sample_$1");
+      const response = await file.options!(new Request("http://localhost" + path, { method: "OPTIONS" }));
+      expect(response.headers.get("x-request-id"), file.file).toMatch(/^req_/);
+      if (file.template === null) {
+        expect(response.status, file.file).toBe(404);
+        continue;
+      }
+      const declared = file.served.map(({ method }) => method);
+      const expected = [...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
+      expect(response.status, file.file).toBe(204);
+      expect(response.headers.get("allow"), file.file).toBe(expected);
+      expect(await response.text()).toBe("");
+      const router = matchRoute(routes, "OPTIONS", path);
+      expect(router.kind === "options" && router.allow, `the test-time router's OPTIONS for ${file.file}`).toBe(expected);
+    }
+  });
+
   it("the test-time router finds each served route where Next.js would", () => {
     for (const file of routeFiles) {
       for (const { method, route } of file.served) {

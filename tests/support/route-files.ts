@@ -13,6 +13,8 @@ export interface RouteFile {
   template: string | null;
   /** The declaration each exported method serves (405 stubs serve none). */
   served: { method: HttpMethod; route: AnyRoute }[];
+  /** The file's OPTIONS export, which serves no declaration; undefined when Next.js would make up its own. */
+  options: ((request: Request) => Promise<Response>) | undefined;
 }
 
 /**
@@ -30,7 +32,8 @@ export async function loadRouteFiles(): Promise<RouteFile[]> {
         const route = servedRoute(module[method]);
         return route ? [{ method, route }] : [];
       });
-      return { file, template: templateOf(path.dirname(file)), served };
+      const options = typeof module.OPTIONS === "function" ? (module.OPTIONS as RouteFile["options"]) : undefined;
+      return { file, template: templateOf(path.dirname(file)), served, options };
     }),
   );
 }

@@ -1,11 +1,12 @@
 import type { Runtime } from "@/server/runtime";
 import { handleRoute } from "./handle";
-import { methodNotAllowed, notFoundRoute } from "./next";
+import { allowHeader, methodNotAllowed, notFoundRoute, optionsResponse } from "./next";
 import { API_PREFIX, type AnyRoute } from "./route";
 
 export type RouteMatch =
   | { kind: "route"; route: AnyRoute; params: Record<string, string> }
   | { kind: "method_not_allowed"; allow: string }
+  | { kind: "options"; allow: string }
   | { kind: "not_found" };
 
 /**
@@ -23,8 +24,11 @@ export function matchRoute(routes: readonly AnyRoute[], method: string, pathname
   // Static segments win over parameters, as in Next.js (`/webhook/failed` before `/webhook/{id}`).
   const best = Math.max(...matches.map((m) => staticSegments(m.route.path)));
   const candidates = matches.filter((m) => staticSegments(m.route.path) === best);
-  const match = candidates.find((m) => m.route.method === method);
-  if (!match) return { kind: "method_not_allowed", allow: candidates.map((m) => m.route.method).join(", ") };
+  const allow = allowHeader(candidates.map((m) => m.route.method));
+  if (method === "OPTIONS") return { kind: "options", allow };
+  // Next.js answers HEAD with the GET export.
+  const match = candidates.find((m) => m.route.method === (method === "HEAD" ? "GET" : method));
+  if (!match) return { kind: "method_not_allowed", allow };
   return { kind: "route", ...match };
 }
 
@@ -33,7 +37,10 @@ export function dispatch(runtime: Runtime, routes: readonly AnyRoute[], request:
   const match = matchRoute(routes, request.method, new URL(request.url).pathname);
   if (match.kind === "not_found") return Promise.resolve(notFoundRoute());
   if (match.kind === "method_not_allowed") return Promise.resolve(methodNotAllowed(match.allow));
-  return handleRoute(runtime, match.route, request, match.params);
+  if (match.kind === "options") return Promise.resolve(optionsResponse(match.allow));
+  const answered = handleRoute(runtime, match.route, request, match.params);
+  // As Next.js answers HEAD: the GET answer's status and headers, without its body.
+  return request.method === "HEAD" ? answered.then((response) => new Response(null, response)) : answered;
 }
 
 function matchTemplate(template: string, segments: string[]): Record<string, string> | null {

@@ -1,3 +1,4 @@
+import { newId } from "@/lib/ids";
 import { getRuntime } from "@/server/runtime";
 import { ServiceError } from "@/server/services/errors";
 import { bareProblem, handleRoute } from "./handle";
@@ -16,12 +17,15 @@ export function servedRoute(handler: unknown): AnyRoute | undefined {
 }
 
 /**
- * The exports of one `route.ts` file: a handler for each declared method, and a 405 problem with `Allow`
- * for every other method, so a wrong method answers in the same problem+json shape as everything else.
+ * The exports of one `route.ts` file: a handler for each declared method, a 405 problem with `Allow` for
+ * every other method (so a wrong method answers in the same problem+json shape as everything else), and
+ * OPTIONS. Without our OPTIONS, Next.js would answer one listing every exported stub, with no x-request-id.
+ * HEAD is left to Next.js, which answers it with the GET export and drops the body.
  */
-export function routeHandlers(...routes: AnyRoute[]): Record<HttpMethod, NextHandler> {
-  const allow = routes.map((route) => route.method).join(", ");
-  const handlers = {} as Record<HttpMethod, NextHandler>;
+export function routeHandlers(...routes: AnyRoute[]): Record<HttpMethod | "OPTIONS", NextHandler> {
+  const allow = allowHeader(routes.map((route) => route.method));
+  const handlers = {} as Record<HttpMethod | "OPTIONS", NextHandler>;
+  handlers.OPTIONS = async () => optionsResponse(allow);
   for (const method of HTTP_METHODS) {
     const route = routes.find((candidate) => candidate.method === method);
     if (route) {
@@ -37,6 +41,17 @@ export function routeHandlers(...routes: AnyRoute[]): Record<HttpMethod, NextHan
     }
   }
   return handlers;
+}
+
+/** RFC 9110 `Allow`: the declared methods, HEAD where GET is declared, and OPTIONS; sorted, as Next.js does. */
+export function allowHeader(declared: readonly HttpMethod[]): string {
+  const methods = new Set<string>([...declared, "OPTIONS"]);
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort().join(", ");
+}
+
+export function optionsResponse(allow: string): Response {
+  return new Response(null, { status: 204, headers: { allow, "x-request-id": newId("request") } });
 }
 
 export function methodNotAllowed(allow: string): Response {

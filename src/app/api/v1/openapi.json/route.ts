@@ -1,4 +1,4 @@
 import { routeHandlers } from "@/server/http/next";
 import { openApiRoute } from "@/server/openapi/route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers(openApiRoute);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(openApiRoute);

@@ -1,4 +1,4 @@
 import { routeHandlers } from "@/server/http/next";
 import { getMerchantRoute, updateMerchantRoute } from "@/server/http/routes/merchants";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers(getMerchantRoute, updateMerchantRoute);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(getMerchantRoute, updateMerchantRoute);

@@ -1,4 +1,4 @@
 import { routeHandlers } from "@/server/http/next";
 import { retryDeliveryRoute } from "@/server/http/routes/webhooks";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers(retryDeliveryRoute);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(retryDeliveryRoute);
