@@ -1,7 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, publishedKeys } from "../../src/server/db/schema";
-import { generateKeyPair, privateMaterialCases, publicJwk, unsupportedCases, type RefusalCase } from "../../src/server/keys/fixtures";
+import {
+  generateKeyPair,
+  privateKeysAsText,
+  privateMaterialCases,
+  publicJwk,
+  unsupportedCases,
+  type RefusalCase,
+} from "../../src/server/keys/fixtures";
 import { KEY_REFUSALS } from "../../src/server/keys/refusal";
 import { testClient, type ApiResponse, type TestClient } from "../support/client";
 import { dumpAllTables } from "../support/dump";
@@ -83,6 +90,21 @@ describe("POST /merchant/keys/publish refuses", () => {
     expect(response.body.code).toBe("private_key_material");
     expect(response.body.errors).toEqual([{ path, message: expect.stringContaining("treat this key as exposed") }]);
   });
+
+  it.each(privateKeysAsText().map((text) => [text.name, text] as const))(
+    "answers %s in a label as private_key_material",
+    async (name, { text, fragments }) => {
+      const response = await api.post("/merchant/keys/publish", {
+        key: shop.apiKey,
+        body: { keys: [{ ...validKey(), use: "sig", label: text }] },
+        headers: { "idempotency-key": `refusal-label-${name}` },
+      });
+      sent.push({ refusalCase: { name, submission: {}, reason: "private_marker", fragments }, response });
+      expect(response.status, response.text).toBe(422);
+      expect(response.body.code).toBe("private_key_material");
+      expect(response.body.errors).toEqual([{ path: "body.keys.0.label", message: expect.stringContaining("treat this key as exposed") }]);
+    },
+  );
 
   it("answers a private JWK sent beside the keys as private_key_material", async () => {
     const secret = privateMaterialCases().find((c) => c.name === "P-256 private JWK")!;

@@ -112,6 +112,23 @@ describe("POST /merchant/keys/publish", () => {
     expect(published.filter((event) => event.type === "keys.published")).toHaveLength(1);
   });
 
+  it("keeps ordinary labels: words, JSON text without a secret, base64 that is not a private key", async () => {
+    const shop = await registerTestMerchant(api);
+    // 0x30 first, like DER, so the private-key reader is really asked and says no.
+    const notAKey = Buffer.concat([Buffer.from([0x30, 0x2e]), Buffer.alloc(46, 7)]);
+    const labels = [
+      "Signing key 2026 (HSM slot 3)",
+      JSON.stringify(edJwk()),
+      '{"rotation": "yearly", "owner": "payments"}',
+      "{not json",
+      notAKey.toString("base64"),
+      notAKey.toString("base64url"),
+    ];
+    const response = await publish(shop, labels.map((label) => ({ jwk: edJwk(), use: "sig", label })));
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.data.map((key: { label: string }) => key.label)).toEqual(labels);
+  });
+
   it("emits keys.published with the new and retired keys, and queues a delivery to the webhook", async () => {
     const shop = await registerTestMerchant(api, { webhookUrl: "https://hooks.example.com/in" });
     const old = (await publish(shop, [{ jwk: edJwk(), kid: "k", use: "sig" }])).body.data[0];

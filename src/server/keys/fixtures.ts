@@ -139,6 +139,8 @@ export function privateMaterialCases(): RefusalCase[] {
   const jwks = { keys: [publicJwk(ec.publicKey), nested] };
   add("JWKS holding a private key", { jwk: jwks }, "private_jwk_member", [slice(nested.q)]);
   add("PEM private key inside x5c", { jwk: { ...edJwk, x5c: [edPkcs8] } }, "private_pem_block", bodyFragments(edPkcs8));
+  const pkcs8Base64 = pkcs8Der.toString("base64");
+  add("PKCS#8 DER as base64 inside x5c", { jwk: { ...edJwk, x5c: [pkcs8Base64] } }, "encoded_private_key", [slice(pkcs8Base64)]);
 
   // A private JWK pasted as text into `pem`, and a private key in `pem` beside a valid `jwk`.
   const edPrivateJwk = ed.privateKey.export({ format: "jwk" });
@@ -165,6 +167,35 @@ export function privateMaterialCases(): RefusalCase[] {
   const putty = `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n${base64}\n`;
   add("PuTTY private key", { pem: putty }, "private_marker", [slice(base64)]);
   return cases;
+}
+
+export interface PrivateText {
+  name: string;
+  /** A private key written as one string, as it could be pasted into a label or any other text field. */
+  text: string;
+  fragments: string[];
+}
+
+/** Private keys as plain text without PEM armour: JWKs as JSON text, DER as base64 or base64url. */
+export function privateKeysAsText(): PrivateText[] {
+  const ed = generateKeyPair("Ed25519");
+  const ec = generateKeyPair("P-256");
+  const rsa = generateKeyPair("RSA");
+  const edJwk = ed.privateKey.export({ format: "jwk" });
+  const ecJwk = ec.privateKey.export({ format: "jwk" });
+  const edDer = ed.privateKey.export({ format: "der", type: "pkcs8" });
+  const encrypted = ec.privateKey.export({ format: "der", type: "pkcs8", cipher: "aes-256-cbc", passphrase: "test" });
+  const texts: [string, string, string][] = [
+    ["an Ed25519 private JWK as JSON text", JSON.stringify(edJwk), String(edJwk.d)],
+    ["a P-256 private JWK as indented JSON text", JSON.stringify(ecJwk, null, 2), String(ecJwk.d)],
+    ["a JWK Set holding a private key, as JSON text", JSON.stringify({ keys: [edJwk] }), String(edJwk.d)],
+    ["Ed25519 PKCS#8 DER as base64", edDer.toString("base64"), edDer.toString("base64")],
+    ["Ed25519 PKCS#8 DER as base64url", edDer.toString("base64url"), edDer.toString("base64url")],
+    ["RSA PKCS#1 DER as base64 in 64-character lines", b64Body(rsa.privateKey.export({ format: "der", type: "pkcs1" })), ""],
+    ["P-256 SEC1 DER as base64", ec.privateKey.export({ format: "der", type: "sec1" }).toString("base64"), ""],
+    ["encrypted PKCS#8 DER as base64", encrypted.toString("base64"), encrypted.toString("base64")],
+  ];
+  return texts.map(([name, text, secret]) => ({ name, text, fragments: secret ? [slice(secret)] : bodyFragments(text) }));
 }
 
 /** Public but not publishable: certificates, weak or foreign key types, malformed input (→ `unsupported_key`). */

@@ -1,5 +1,6 @@
 import { createPublicKey, type JsonWebKey } from "node:crypto";
 import { toParsedPublicKey } from "./key-object";
+import { isEncodedPrivateKeyDer } from "./private-der";
 import { KeyRefusal } from "./refusal";
 import { containsPrivatePemLabel } from "./secrets";
 import type { ParsedPublicKey } from "./types";
@@ -49,10 +50,16 @@ function scanForSecrets(value: unknown, depth: number): void {
 
 /**
  * Whether this one JSON node (not its children) is private or symmetric material: a string holding a PEM
- * private block, a `kty: "oct"` key, or an object with a JWK private member. The reason, or null.
+ * private block or a private key's DER in base64 without armour, a `kty: "oct"` key, or an object with a JWK
+ * private member. The reason, or null.
  */
-export function secretAt(value: unknown): "private_pem_block" | "symmetric_jwk" | "private_jwk_member" | null {
-  if (typeof value === "string") return containsPrivatePemLabel(value) ? "private_pem_block" : null;
+export function secretAt(
+  value: unknown,
+): "private_pem_block" | "encoded_private_key" | "symmetric_jwk" | "private_jwk_member" | null {
+  if (typeof value === "string") {
+    if (containsPrivatePemLabel(value)) return "private_pem_block";
+    return isEncodedPrivateKeyDer(value) ? "encoded_private_key" : null;
+  }
   if (!isPlainObject(value)) return null;
   if (typeof value.kty === "string" && value.kty.toLowerCase() === "oct") return "symmetric_jwk";
   if (PRIVATE_JWK_MEMBERS.some((name) => Object.hasOwn(value, name))) return "private_jwk_member";

@@ -1,6 +1,7 @@
-import { createPrivateKey, createPublicKey } from "node:crypto";
+import { createPublicKey } from "node:crypto";
 import { assertNoJwkSecrets } from "./jwk";
 import { toParsedPublicKey } from "./key-object";
+import { isPrivateKeyDer } from "./private-der";
 import { KeyRefusal } from "./refusal";
 import { containsPrivateMarker, containsPrivatePemLabel, isOpenSshPublicKey, looksLikeRawSecret } from "./secrets";
 import type { ParsedPublicKey } from "./types";
@@ -70,17 +71,4 @@ function decodeBody(body: string): Buffer | null {
   // Encapsulated headers (`Proc-Type: …` of legacy encrypted keys) never pass this either.
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact) || compact.length % 4 !== 0) return null;
   return Buffer.from(compact, "base64");
-}
-
-/** PKCS#8 (also encrypted), PKCS#1 (RSA) or SEC1 (EC) private key bytes, whatever the label said. */
-function isPrivateKeyDer(der: Buffer): boolean {
-  return (["pkcs8", "pkcs1", "sec1"] as const).some((type) => {
-    try {
-      createPrivateKey({ key: der, format: "der", type });
-      return true;
-    } catch (error) {
-      // Encrypted PKCS#8 is recognised as a private key before the missing passphrase stops it.
-      return (error as { code?: unknown }).code === "ERR_MISSING_PASSPHRASE";
-    }
-  });
 }

@@ -18,6 +18,10 @@ export const KEY_REFUSALS = {
     code: "private_key_material",
     detail: "The PEM block holds a private key. Send only the public key; treat this private key as exposed.",
   },
+  encoded_private_key: {
+    code: "private_key_material",
+    detail: "The text is a private key (PKCS#8, PKCS#1 or SEC1 bytes in base64). Send only the public key; treat this private key as exposed.",
+  },
   private_marker: {
     code: "private_key_material",
     detail: "The text looks like private key material. Send only the public key; treat this key as exposed.",

@@ -49,13 +49,34 @@ function screenEntry(entry: unknown, index: number): void {
 /** Deeper than any body we accept; bounds the walk (and the stack) on hostile nesting. */
 const MAX_SCAN_DEPTH = 16;
 
-/** Where the first private PEM block, private JWK member or `oct` JWK sits in a JSON value (secretAt), or null. */
+/**
+ * Where the first private material (secretAt: a PEM private block, base64 private key DER, a JWK private
+ * member, an `oct` JWK) sits in a JSON value, or null. A string holding JSON (a private JWK pasted into
+ * `label` as text) is walked like the body, and reported at the string's own path.
+ */
 function pathToPrivateMaterial(value: unknown, path: string, depth: number): string | null {
   if (secretAt(value)) return path;
-  if (typeof value !== "object" || value === null || depth > MAX_SCAN_DEPTH) return null;
+  if (depth > MAX_SCAN_DEPTH) return null;
+  if (typeof value === "string") {
+    const inner = jsonInside(value);
+    return inner !== undefined && pathToPrivateMaterial(inner, path, depth + 1) !== null ? path : null;
+  }
+  if (typeof value !== "object" || value === null) return null;
   for (const [key, item] of Object.entries(value)) {
     const found = pathToPrivateMaterial(item, `${path}.${key}`, depth + 1);
     if (found !== null) return found;
   }
   return null;
+}
+
+/** The object or array a string holds as JSON text, or undefined (most strings are not JSON: no parse). */
+function jsonInside(text: string): object | undefined {
+  const start = text.trimStart()[0];
+  if (start !== "{" && start !== "[") return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
