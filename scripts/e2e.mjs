@@ -26,7 +26,8 @@ try {
   run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
   // Support staff have no sign-up: seed one the operator's way, into the data folder the server will use
   // (before it starts: one process per embedded database folder).
-  run("node", ["node_modules/tsx/dist/cli.mjs", "scripts/staff-create.ts", "--email", staff.email, "--password", staff.password], {
+  run("node", ["node_modules/tsx/dist/cli.mjs", "scripts/staff-create.ts", "--email", staff.email], {
+    STAFF_PASSWORD: staff.password,
     DATA_DIR: dataDir,
     DATABASE_URL: "",
     AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",

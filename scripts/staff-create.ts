@@ -1,6 +1,6 @@
-// npm run staff:create -- --email support@example.com --password '…' [--name 'Ada']
-// Creates a support-staff login (there is no public sign-up for staff). The password may also come from
-// the STAFF_PASSWORD environment variable, to keep it out of shell history.
+// STAFF_PASSWORD='…' npm run staff:create -- --email support@example.com [--name 'Ada']
+// Creates a support-staff login (there is no public sign-up for staff). Without STAFF_PASSWORD, a terminal
+// is prompted for the password (not echoed). `--password '…'` still works but warns: argv is public.
 import { parseArgs } from "node:util";
 import { getEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
@@ -10,13 +10,24 @@ import { createRuntime } from "../src/server/runtime";
 import { createServiceContext } from "../src/server/services/create-context";
 import { isServiceError } from "../src/server/services/errors";
 import { createStaffUser } from "../src/server/services/users/create-staff";
+import { readStaffPassword } from "./staff-password";
 
 const { values } = parseArgs({
   options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
 });
-const password = values.password ?? process.env.STAFF_PASSWORD;
-if (!values.email || !password) {
-  console.error("Usage: npm run staff:create -- --email <email> --password <at least 12 characters> [--name <name>]");
+const usage = "Usage: STAFF_PASSWORD=<at least 12 characters> npm run staff:create -- --email <email> [--name <name>]";
+if (!values.email) {
+  console.error(usage);
+  process.exit(2);
+}
+const password = await readStaffPassword({
+  flag: values.password,
+  env: process.env.STAFF_PASSWORD,
+  input: process.stdin,
+  messages: process.stderr,
+});
+if (!password) {
+  console.error(`${usage}\n(or run it in a terminal without STAFF_PASSWORD to be prompted)`);
   process.exit(2);
 }
 
