@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDayInput, isoInstantInput } from "@/lib/iso-input";
+import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
@@ -127,7 +127,7 @@ export const listPaymentsInput = z.strictObject({
   externalId: text(255).optional(),
   createdFrom: isoInstantInput({ offset: true }).optional().describe("Inclusive."),
   createdTo: isoInstantInput({ offset: true }).optional().describe("Exclusive."),
-});
+}).superRefine(startNotAfterEnd("createdFrom", "createdTo"));
 export type ListPaymentsInput = z.input<typeof listPaymentsInput>;
 export const paymentListSchema = listSchema(paymentSchema);
 
