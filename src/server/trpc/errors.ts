@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { isServiceError, type ServiceError } from "@/server/services/errors";
+import { ZodError } from "zod";
+import { fieldErrorsFromZod, isServiceError, ValidationError, type ServiceError } from "@/server/services/errors";
 
 const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
@@ -28,4 +29,14 @@ export function serviceErrorOf(error: unknown): ServiceError | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * A procedure's `.input()` schema refusing the input, as the catalogue's `validation_failed` with one field
+ * error per issue (`input.name`), the way REST reports `body.name`. tRPC reports these as BAD_REQUEST with
+ * the ZodError as cause; a ZodError anywhere else (an output schema, a verb's own `.parse`) is a bug, a 500.
+ */
+export function inputValidationErrorOf(error: TRPCError): ValidationError | undefined {
+  if (error.code !== "BAD_REQUEST" || !(error.cause instanceof ZodError)) return undefined;
+  return new ValidationError(fieldErrorsFromZod("input", error.cause.issues));
 }

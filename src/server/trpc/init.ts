@@ -4,8 +4,9 @@ import { newId } from "@/lib/ids";
 import type { SessionUser } from "@/server/auth/session";
 import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
-import { isServiceError } from "@/server/services/errors";
-import { serviceErrorOf, toTrpcError } from "./errors";
+import { guardInput } from "@/server/http/input-guard";
+import { isServiceError, ValidationError } from "@/server/services/errors";
+import { inputValidationErrorOf, serviceErrorOf, toTrpcError } from "./errors";
 
 export interface TrpcContext {
   runtime: Runtime;
@@ -39,14 +40,29 @@ const t = initTRPC.context<TrpcContext>().create({
 export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Turns ServiceErrors thrown by verbs into tRPC errors with the matching code. */
+/**
+ * Turns ServiceErrors thrown by verbs, and input refused by a procedure's schema, into tRPC errors with the
+ * matching code, so the error formatter answers with the catalogue's code and field errors.
+ */
 const serviceErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isServiceError(result.error.cause)) throw toTrpcError(result.error.cause);
+  if (result.ok) return result;
+  const serviceError = isServiceError(result.error.cause) ? result.error.cause : inputValidationErrorOf(result.error);
+  if (serviceError) throw toTrpcError(serviceError);
   return result;
 });
 
-export const publicProcedure = t.procedure.use(serviceErrors);
+/**
+ * REST's input guard for every procedure, before its schema: strings PostgreSQL cannot store (NUL, unpaired
+ * surrogates) would otherwise reach a query and come back as a 500, and absurd nesting would reach zod.
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const refused = guardInput("input", await getRawInput());
+  if (refused.length > 0) throw new ValidationError(refused);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(serviceErrors).use(storableInput);
 
 /** A signed-in merchant user; the service context acts for their merchant only. */
 export const merchantProcedure = publicProcedure.use(({ ctx, next }) => {
