@@ -64,8 +64,21 @@ describe("events.forSubject", () => {
     expect(history.data[0]!.deliveries).toEqual([
       expect.objectContaining({ status: "pending", url: "https://hooks.example.com/a", attemptCount: 0 }),
     ]);
-    expect(await as(sessionOf(shopB)).events.forSubject({ subjectId: created.body.id })).toEqual({ data: [] });
     await expect(as(staff).events.forSubject({ subjectId: created.body.id })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("answers another merchant's payment, an unknown payment and a non-payment id with not_found, as REST does", async () => {
+    const created = await api.post("/payment/confirm", {
+      key: shopA.apiKey,
+      body: { externalId: `tx-${Date.now()}`, amount: "3.00", currency: "EUR" },
+    });
+    expect(created.status).toBe(201);
+    const notFound = { code: "NOT_FOUND", cause: { code: "not_found" } };
+    await expect(as(sessionOf(shopB)).events.forSubject({ subjectId: created.body.id })).rejects.toMatchObject(notFound);
+    expect((await api.get(`/payment/${created.body.id}`, { key: shopB.apiKey })).status).toBe(404);
+    await expect(as(sessionOf(shopA)).events.forSubject({ subjectId: "pay_00000000000000000000000000" })).rejects.toMatchObject(notFound);
+    await expect(as(sessionOf(shopA)).events.forSubject({ subjectId: shopA.merchant.id })).rejects.toMatchObject(notFound);
+    expect((await as(sessionOf(shopA)).events.forSubject({ subjectId: created.body.id })).data).toHaveLength(1);
   });
 });
 

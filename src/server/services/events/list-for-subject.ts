@@ -1,25 +1,32 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { events, webhookDeliveries } from "@/server/db/schema";
+import { isId } from "@/lib/ids";
+import { events, payments, webhookDeliveries } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { fieldErrorsFromZod, ValidationError } from "../errors";
+import { NotFoundError } from "../errors";
+import { parseInput } from "../parse";
 
 export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min(1).max(100) });
 
 /**
- * The events about one resource of the merchant (a payment's pending/confirmed/failed), oldest first,
- * each with its webhook deliveries: the history a payment's detail view shows.
+ * The events about one of the merchant's payments (pending/confirmed/failed), oldest first, each with its
+ * webhook deliveries: the history a payment's detail view shows. A payment that is not the merchant's
+ * (another merchant's, or none) is a 404, as everywhere: an empty list would say less, and differently.
  */
 export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
   const merchantId = requireMerchantId(ctx);
-  const parsed = listSubjectEventsInput.safeParse(input);
-  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
-  const rows = await ctx.db
-    .select()
-    .from(events)
-    .where(and(eq(events.merchantId, merchantId), eq(events.subjectId, parsed.data.subjectId)))
+  const { subjectId } = parseInput(listSubjectEventsInput, input);
+  if (!isId("payment", subjectId)) throw new NotFoundError("payment");
+  // One query: the payment, scoped to the merchant, joined to its events (none → one row of nulls).
+  const joined = await ctx.db
+    .select({ event: events })
+    .from(payments)
+    .leftJoin(events, and(eq(events.merchantId, payments.merchantId), eq(events.subjectId, payments.id)))
+    .where(and(eq(payments.merchantId, merchantId), eq(payments.id, subjectId)))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(100);
+  if (joined.length === 0) throw new NotFoundError("payment");
+  const rows = joined.flatMap(({ event }) => (event ? [event] : []));
   const deliveries = rows.length
     ? await ctx.db
         .select()
