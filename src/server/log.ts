@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { serializeError } from "./log-error";
 
 /**
  * Structured JSON logs. Redaction is a second line of defence: code never passes secrets to the logger,
@@ -25,6 +26,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: { service: "merchant-payments" },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      // Every `err` logged anywhere: a failed query keeps its SQL and code, never its bound values.
+      serializers: { err: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,
