@@ -2,6 +2,7 @@ import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { payments } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
 import { parseInput } from "../parse";
@@ -18,6 +19,7 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
   // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
   const scope = `payments:${merchantId}`;
   const position = decodeCursor(ctx, scope, query.cursor);
+  await recordStaffRead({ ctx, input: { view: "payments" } });
 
   const filtered = [query.status, query.currency, query.reference, query.externalId, query.createdFrom, query.createdTo].some(
     (value) => value !== undefined,

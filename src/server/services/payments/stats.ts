@@ -1,6 +1,7 @@
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import { addDecimals } from "@/lib/money";
 import { payments, webhookDeliveries } from "@/server/db/schema";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError, ValidationError } from "../errors";
 import { parseInput } from "../parse";
@@ -27,6 +28,7 @@ export async function getPaymentStats({
   // A path id naming another merchant answers like an unknown one.
   if (input.merchantId !== undefined && input.merchantId !== merchantId) throw new NotFoundError("merchant");
   const { from, to, days, start, end } = statsWindow(parseInput(paymentStatsInput, { from: input.from, to: input.to }, "query"), ctx.now());
+  await recordStaffRead({ ctx, input: { view: "paymentStats" } });
 
   // Group on date_trunc (cheap per row) and format only the grouped value (once per group).
   const dayStart = sql`date_trunc('day', ${payments.createdAt}, 'UTC')`;

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { recordAudit } from "../audit/record";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireStaff, type ServiceContext } from "../context";
 import { fieldErrorsFromZod, ValidationError } from "../errors";
 import { getMerchant } from "../merchants/get";
 
 export const viewMerchantInput = z.strictObject({ merchantId: z.string().min(1).max(64) });
 
-/** Support staff open one merchant's profile, read-only. The look is audit-logged like any staff action. */
+/** Support staff open one merchant's profile, read-only. The look is audit-logged like any staff read. */
 export async function viewMerchantAsStaff({ ctx, input }: { ctx: ServiceContext; input: { merchantId: string } }) {
   const staff = requireStaff(ctx);
   const parsed = viewMerchantInput.safeParse(input);
@@ -14,9 +14,6 @@ export async function viewMerchantAsStaff({ ctx, input }: { ctx: ServiceContext;
   const { merchantId } = parsed.data;
   const merchantCtx: ServiceContext = { ...ctx, actor: { type: "staff", userId: staff.userId, merchantId } };
   const merchant = await getMerchant({ ctx: merchantCtx, input: { id: merchantId } });
-  await recordAudit({
-    ctx: merchantCtx,
-    input: { action: "staff.merchant_viewed", targetType: "merchant", targetId: merchantId, merchantId },
-  });
+  await recordStaffRead({ ctx: merchantCtx, input: { view: "merchant" } });
   return merchant;
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { deliveryAttempts } from "@/server/db/schema";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { getDeliveryForMerchant } from "./fetch";
 import { toAttempt, toDelivery } from "./schemas";
@@ -8,6 +9,7 @@ import { toAttempt, toDelivery } from "./schemas";
 export async function getDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantId(ctx);
   const { delivery, event } = await getDeliveryForMerchant(ctx.db, merchantId, input.id);
+  await recordStaffRead({ ctx, input: { view: "delivery", target: { type: "delivery", id: delivery.id } } });
   const attempts = await ctx.db
     .select()
     .from(deliveryAttempts)

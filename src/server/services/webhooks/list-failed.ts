@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { events, webhookDeliveries } from "@/server/db/schema";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage } from "../pagination";
 import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput } from "./schemas";
@@ -14,6 +15,7 @@ export async function listFailedDeliveries({ ctx, input }: { ctx: ServiceContext
   const { limit, cursor, eventType, since, until } = listFailedDeliveriesInput.parse(input);
   const scope = `failed-deliveries:${merchantId}`;
   const position = decodeCursor(ctx, scope, cursor);
+  await recordStaffRead({ ctx, input: { view: "failedDeliveries" } });
 
   const conditions: (SQL | undefined)[] = [
     eq(webhookDeliveries.merchantId, merchantId),

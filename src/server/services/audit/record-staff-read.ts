@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { newId } from "@/lib/ids";
+import { auditLog } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import type { ServiceContext } from "../context";
+
+/** How long one audit row stands for a staff member's repeated looks at the same view of a merchant. */
+export const STAFF_READ_AUDIT_WINDOW_MS = 15 * 60 * 1000;
+
+/** The views of one merchant's data that support staff open, each audited under its own action. */
+export const STAFF_READ_ACTIONS = {
+  merchant: "staff.merchant_viewed",
+  payments: "staff.payments_viewed",
+  paymentStats: "staff.payment_stats_viewed",
+  failedDeliveries: "staff.failed_deliveries_viewed",
+  delivery: "staff.delivery_viewed",
+} as const;
+export type StaffView = keyof typeof STAFF_READ_ACTIONS;
+
+/**
+ * Audits support staff reading one merchant's data (DESIGN.md §1: every staff action is logged), without
+ * flooding the log as the dashboard refetches and pages: at most one row per staff user, merchant, view and
+ * target (the merchant, or one delivery) within STAFF_READ_AUDIT_WINDOW_MS. Does nothing for any other
+ * actor: a merchant reading its own data is no staff action. docs/dashboard.md, "Staff console".
+ */
+export async function recordStaffRead({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { view: StaffView; target?: { type: string; id: string } };
+}): Promise<void> {
+  const { actor } = ctx;
+  if (actor.type !== "staff" || !actor.merchantId) return;
+  const action = STAFF_READ_ACTIONS[input.view];
+  const target = input.target ?? { type: "merchant", id: actor.merchantId };
+  const now = ctx.now();
+  const since = new Date(now.getTime() - STAFF_READ_AUDIT_WINDOW_MS).toISOString();
+  const lockKey = `staff-read:${actor.userId}:${actor.merchantId}:${action}:${target.id}`;
+  await withTransaction(ctx.db, async (tx) => {
+    // Concurrent reads (a page's parallel queries, a double click) take turns on this key, so the second
+    // one's NOT EXISTS sees the first one's row: without the lock both would insert, neither seeing the other.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}::text, 0))`);
+    await tx.execute(sql`
+      insert into ${auditLog} (id, actor_type, actor_id, merchant_id, action, target_type, target_id, request_id, created_at)
+      select ${newId("audit")}, 'staff', ${actor.userId}, ${actor.merchantId}, ${action}, ${target.type}, ${target.id},
+        ${ctx.requestId}, ${now.toISOString()}::text::timestamptz
+      where not exists (
+        select 1 from ${auditLog}
+        where merchant_id = ${actor.merchantId} and created_at > ${since}::text::timestamptz
+          and actor_id = ${actor.userId} and action = ${action} and target_id = ${target.id}
+      )`);
+  });
+}
