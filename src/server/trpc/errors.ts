@@ -18,7 +18,24 @@ const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
 };
 
 export function toTrpcError(error: ServiceError): TRPCError {
-  return new TRPCError({ code: CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR", message: error.detail, cause: error });
+  return new TRPCError({ code: CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR", message: trpcMessageOf(error), cause: error });
+}
+
+const NAMED_FIELDS = 3;
+
+/**
+ * The detail, followed for a validation failure by its first failing fields ("… name: Too big: …"): most
+ * dashboard forms show only the message, and "invalid fields" alone would not say which. The fields are in
+ * `data.errors` as well, for forms that place each message beside its input.
+ */
+export function trpcMessageOf(error: ServiceError): string {
+  const fields = error.errors ?? [];
+  if (fields.length === 0) return error.detail;
+  const named = fields.slice(0, NAMED_FIELDS).map(({ path, message }) => {
+    const field = path.split(".").slice(1).join("."); // without the `input.` (or `query.`) prefix
+    return field ? `${field}: ${message}` : message;
+  });
+  return `${error.detail} ${named.join("; ")}${fields.length > NAMED_FIELDS ? "; …" : ""}`;
 }
 
 /** The ServiceError behind a tRPC error, if any (tRPC wraps thrown errors as `cause`). */

@@ -6,7 +6,7 @@ import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { guardInput } from "@/server/http/input-guard";
 import { isServiceError, ValidationError } from "@/server/services/errors";
-import { inputValidationErrorOf, serviceErrorOf, toTrpcError } from "./errors";
+import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
 
 export interface TrpcContext {
   runtime: Runtime;
@@ -21,9 +21,9 @@ export function createTrpcContext(runtime: Runtime, session: SessionUser | null)
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
-    const serviceError = serviceErrorOf(error);
+    const serviceError = serviceErrorOf(error) ?? inputValidationErrorOf(error);
     // Unknown failures keep tRPC's code but never their message: the cause is logged (see route), not shown.
-    const message = serviceError?.detail ?? (error.code === "INTERNAL_SERVER_ERROR" ? "Something went wrong on our side." : shape.message);
+    const message = serviceError ? trpcMessageOf(serviceError) : error.code === "INTERNAL_SERVER_ERROR" ? "Something went wrong on our side." : shape.message;
     return {
       ...shape,
       message,
