@@ -35,6 +35,13 @@ export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
 }
 
 /** The default per-IP policy of unauthenticated routes and of failed authentications. */
+/**
+ * Test webhook sends (not dry runs), from the API and the dashboard alike (one name: one budget). Each is an
+ * outbound request to a host and port of the caller's choosing, answered with a snippet of the response:
+ * cheap to ask for, not to make. Per merchant, so more API keys do not mean more sends.
+ */
+export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 };
+
 export function ipPolicy(perSecond: number): RateLimitPolicy {
   return { name: "ip", by: "ip", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
 }

@@ -20,6 +20,7 @@ import {
   verifyWebhookResultSchema,
 } from "@/server/services/webhooks/schemas";
 import { webhookExamples as examples } from "@/server/services/webhooks/examples";
+import { TEST_SEND_LIMIT } from "../rate-limit";
 import { defineRoute } from "../route";
 
 const tags = ["Webhooks"];
@@ -113,9 +114,7 @@ export const sendTestWebhookRoute = defineRoute({
     200: { description: "What the check and the send found.", schema: testWebhookResultSchema, example: examples.testResult },
   },
   errors: ["rate_limited"],
-  // Each send is an outbound request to a host and port of the caller's choosing, answered with a snippet of
-  // the response: cheap to ask for, not to make. Per merchant, so more API keys do not mean more sends.
-  rateLimit: { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 },
+  rateLimit: TEST_SEND_LIMIT,
   rateLimitWhen: (body) => !body.dryRun,
   handler: async ({ ctx, body }) => ({ status: 200, body: await sendTestWebhook({ ctx, input: body }) }),
 });

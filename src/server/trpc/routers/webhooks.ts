@@ -12,6 +12,8 @@ import {
   sendTestWebhookInput,
 } from "@/server/services/webhooks/schemas";
 import { sendTestWebhook } from "@/server/services/webhooks/send-test";
+import { rateLimitsFor, TEST_SEND_LIMIT } from "@/server/http/rate-limit";
+import { requireMerchantId } from "@/server/services/context";
 import { createRouter, merchantProcedure, staffProcedure } from "../init";
 
 /** The dashboard's webhooks page: the same verbs as REST, plus the secret (reveal, rotate) and staff retry. */
@@ -22,7 +24,11 @@ export const webhooksRouter = createRouter({
   retryFailed: merchantProcedure
     .input(retryFailedDeliveriesInput)
     .mutation(({ ctx, input }) => retryFailedDeliveries({ ctx: ctx.service, input })),
-  sendTest: merchantProcedure.input(sendTestWebhookInput).mutation(({ ctx, input }) => sendTestWebhook({ ctx: ctx.service, input })),
+  sendTest: merchantProcedure.input(sendTestWebhookInput).mutation(async ({ ctx, input }) => {
+    // The API's limit on sends, counted against the same budget: the dashboard is no way around it.
+    if (!input.dryRun) await rateLimitsFor(ctx.runtime).consume([{ policy: TEST_SEND_LIMIT, subject: requireMerchantId(ctx.service) }]);
+    return sendTestWebhook({ ctx: ctx.service, input });
+  }),
   // Mutations, not queries: each reveal and rotation is audited, and must not be cached or prefetched.
   revealSecret: merchantProcedure.mutation(({ ctx }) => revealWebhookSecret({ ctx: ctx.service })),
   rotateSecret: merchantProcedure.mutation(({ ctx }) => rotateWebhookSecret({ ctx: ctx.service })),
