@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../../src/server/db/schema";
 import type { SessionUser } from "../../../src/server/auth/session";
 import { deliveryAsCurl } from "../../../src/server/services/webhooks/curl";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
-import { appRouter } from "../../../src/server/trpc/router";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { createTestStaff, serviceContext } from "../../support/users";
@@ -17,15 +16,8 @@ let api: TestClient;
 let staff: SessionUser;
 let shopA: TestMerchant;
 let shopB: TestMerchant;
-const createCaller = createCallerFactory(appRouter);
-const as = (session: SessionUser | null) => createCaller(createTrpcContext(runtime, session));
-// A merchant user's session as the dashboard builds it (user ids are not checked by these procedures).
-const sessionOf = (shop: TestMerchant): SessionUser => ({
-  id: `usr_of_${shop.merchant.id}`,
-  email: shop.merchant.email,
-  role: "merchant",
-  merchantId: shop.merchant.id,
-});
+const as = (session: SessionUser | null) => dashboardAs(runtime, session);
+const sessionOf = merchantSession;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();

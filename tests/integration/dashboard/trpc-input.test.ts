@@ -2,9 +2,10 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "../../../src/server/auth/session";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
+import { createTrpcContext } from "../../../src/server/trpc/init";
 import { appRouter } from "../../../src/server/trpc/router";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { rowCounter } from "../../support/row-counts";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
@@ -15,15 +16,14 @@ let api: TestClient;
 let staff: SessionUser;
 let shop: TestMerchant;
 let merchantUser: SessionUser;
-const createCaller = createCallerFactory(appRouter);
-const as = (session: SessionUser | null) => createCaller(createTrpcContext(runtime, session));
+const as = (session: SessionUser | null) => dashboardAs(runtime, session);
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
   api = testClient(runtime);
   staff = (await createTestStaff(runtime)).user;
   shop = await registerTestMerchant(api);
-  merchantUser = { id: `usr_of_${shop.merchant.id}`, email: shop.merchant.email, role: "merchant", merchantId: shop.merchant.id };
+  merchantUser = merchantSession(shop);
 });
 afterAll(() => runtime.close());
 

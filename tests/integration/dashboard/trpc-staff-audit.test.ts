@@ -5,9 +5,8 @@ import { auditLog } from "../../../src/server/db/schema";
 import type { Executor } from "../../../src/server/db/types";
 import { recordStaffRead, STAFF_READ_AUDIT_WINDOW_MS } from "../../../src/server/services/audit/record-staff-read";
 import { inTransaction } from "../../../src/server/services/context";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
-import { appRouter } from "../../../src/server/trpc/router";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { createTestStaff, serviceContext } from "../../support/users";
@@ -19,14 +18,8 @@ let runtime: TestRuntime;
 let api: TestClient;
 let shopA: TestMerchant;
 let shopB: TestMerchant;
-const createCaller = createCallerFactory(appRouter);
-const as = (session: SessionUser) => createCaller(createTrpcContext(runtime, session));
-const sessionOf = (shop: TestMerchant): SessionUser => ({
-  id: `usr_of_${shop.merchant.id}`,
-  email: shop.merchant.email,
-  role: "merchant",
-  merchantId: shop.merchant.id,
-});
+const as = (session: SessionUser) => dashboardAs(runtime, session);
+const sessionOf = merchantSession;
 
 beforeAll(async () => {
   runtime = await createTestRuntime();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emitEvent } from "../../../src/server/services/events/emit";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
-import { appRouter } from "../../../src/server/trpc/router";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
 import { deliverDueNow } from "../../../src/server/webhooks/worker";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
@@ -15,7 +14,6 @@ import { startReceiver, type TestReceiver } from "./receiver";
 let runtime: TestRuntime;
 let api: TestClient;
 let receiver: TestReceiver;
-const createCaller = createCallerFactory(appRouter);
 
 const deliverAll = () => deliverDueNow(deliveryDepsFor(runtime, { schedule: [0] }));
 const failing = () => {
@@ -87,9 +85,8 @@ describe("retrying with no webhook URL configured", () => {
   it("gives the dashboard the same answer: merchant retry, retry all and staff retry", async () => {
     const merchant = await registerTestMerchant(api, { webhookUrl: receiver.url("/dashboard") });
     const [id] = await failedThenUrlRemoved(merchant);
-    const session = { id: "usr_test", email: merchant.merchant.email, role: "merchant" as const, merchantId: merchant.merchant.id };
-    const asMerchant = createCaller(createTrpcContext(runtime, session));
-    const asStaff = createCaller(createTrpcContext(runtime, { id: "usr_staff", email: "support@example.com", role: "staff", merchantId: null }));
+    const asMerchant = dashboardAs(runtime, merchantSession(merchant));
+    const asStaff = dashboardAs(runtime, STAFF_SESSION);
     const refused = { code: "CONFLICT", cause: { code: "webhook_url_missing" } };
 
     await expect(asMerchant.webhooks.retry({ id: id! })).rejects.toMatchObject(refused);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/server/services/api-keys/create";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
-import { appRouter } from "../../../src/server/trpc/router";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession } from "../../support/dashboard";
 import { registerTestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
@@ -58,9 +57,7 @@ describe("POST /webhook/test limit", () => {
 describe("the dashboard's test send", () => {
   it("draws on the same budget as the API: no way around the limit", async () => {
     const merchant = await registerTestMerchant(api, { webhookUrl: receiver.url("/dashboard") });
-    const dashboard = createCallerFactory(appRouter)(
-      createTrpcContext(runtime, { id: "usr_test", email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id }),
-    );
+    const dashboard = dashboardAs(runtime, merchantSession(merchant));
     for (let i = 0; i < 6; i++) expect((await api.post("/webhook/test", { key: merchant.apiKey, body: {} })).status).toBe(200);
     for (let i = 0; i < 4; i++) expect((await dashboard.webhooks.sendTest({})).delivered).toBe(true);
 

@@ -2,12 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
-import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
-import { appRouter } from "../../../src/server/trpc/router";
 import { signatureHeaders } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
 import { deliverDueNow } from "../../../src/server/webhooks/worker";
 import { testClient, type TestClient } from "../../support/client";
+import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
@@ -20,11 +19,9 @@ let api: TestClient;
 let receiver: TestReceiver;
 let shop: TestMerchant;
 let other: TestMerchant;
-const createCaller = createCallerFactory(appRouter);
 
-const asMerchant = (merchant: TestMerchant) =>
-  createCaller(createTrpcContext(runtime, { id: "usr_test", email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id }));
-const asStaff = () => createCaller(createTrpcContext(runtime, { id: "usr_staff", email: "support@example.com", role: "staff", merchantId: null }));
+const asMerchant = (merchant: TestMerchant) => dashboardAs(runtime, merchantSession(merchant));
+const asStaff = () => dashboardAs(runtime, STAFF_SESSION);
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
@@ -52,7 +49,7 @@ describe("webhooks tRPC router", () => {
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.merchantId, shop.merchant.id), eq(auditLog.action, "webhook_secret.revealed")));
-    expect(entry).toMatchObject({ actorType: "user", actorId: "usr_test" });
+    expect(entry).toMatchObject({ actorType: "user", actorId: merchantSession(shop).id });
     expect(JSON.stringify(entry)).not.toContain(webhookSecret.slice(6));
   });
 
@@ -102,14 +99,14 @@ describe("webhooks tRPC router", () => {
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.targetId, id), eq(auditLog.action, "webhook_delivery.retried")));
-    expect(entry).toMatchObject({ actorType: "staff", actorId: "usr_staff", merchantId: other.merchant.id });
+    expect(entry).toMatchObject({ actorType: "staff", actorId: STAFF_SESSION.id, merchantId: other.merchant.id });
     // Naming the wrong merchant finds nothing.
     await expect(asStaff().webhooks.staffRetry({ merchantId: shop.merchant.id, id })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("refuses merchants on staff procedures and signed-out callers everywhere", async () => {
     await expect(asMerchant(shop).webhooks.staffRetry({ merchantId: shop.merchant.id, id: "whd_x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    const anonymous = createCaller(createTrpcContext(runtime, null));
+    const anonymous = dashboardAs(runtime, null);
     await expect(anonymous.webhooks.revealSecret()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(anonymous.webhooks.rotateSecret()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });

@@ -1,0 +1,20 @@
+import type { SessionUser } from "../../src/server/auth/session";
+import type { Runtime } from "../../src/server/runtime";
+import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/init";
+import { appRouter } from "../../src/server/trpc/router";
+import type { TestMerchant } from "./merchants";
+
+const createCaller = createCallerFactory(appRouter);
+
+/** The dashboard's tRPC procedures, called in-process as the signed-in `session` (null: signed out). */
+export function dashboardAs(runtime: Runtime, session: SessionUser | null) {
+  return createCaller(createTrpcContext(runtime, session));
+}
+
+/** A merchant user's session as the dashboard builds it (the procedures do not look the user id up). */
+export function merchantSession(merchant: TestMerchant): SessionUser {
+  return { id: `usr_of_${merchant.merchant.id}`, email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id };
+}
+
+/** A support-staff session (the procedures do not look the user id up; audit rows name it). */
+export const STAFF_SESSION: SessionUser = { id: "usr_staff", email: "support@example.com", role: "staff", merchantId: null };
