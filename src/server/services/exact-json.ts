@@ -1,8 +1,5 @@
 import { z } from "zod";
-
-// PostgreSQL refuses NUL in text and jsonb, and lone UTF-16 surrogates in jsonb.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const storable = (text: string) => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+import { storable } from "@/lib/storable-text";
 
 const NUMBER_MESSAGE =
   `must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}: ` +

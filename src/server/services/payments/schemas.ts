@@ -3,7 +3,8 @@ import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input"
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
-import { exactJson, storable } from "../exact-json";
+import { storable } from "@/lib/storable-text";
+import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
 
 export const METADATA_MAX_KEYS = 20;
