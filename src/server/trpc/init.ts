@@ -21,7 +21,7 @@ export function createTrpcContext(runtime: Runtime, session: SessionUser | null)
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
-    const serviceError = serviceErrorOf(error) ?? inputValidationErrorOf(error);
+    const serviceError = serviceErrorOf(error);
     // Unknown failures keep tRPC's code but never their message: the cause is logged (see route), not shown.
     const message = serviceError ? trpcMessageOf(serviceError) : error.code === "INTERNAL_SERVER_ERROR" ? "Something went wrong on our side." : shape.message;
     return {
