@@ -5,7 +5,7 @@ import { apiKeyDigest, apiKeyHint, generateApiKey } from "@/server/auth/api-key-
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { ServiceError } from "../errors";
 import { createApiKeyInput, MAX_ACTIVE_API_KEYS, toApiKey, type CreateApiKeyInput } from "./schemas";
 

@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { apiKeys } from "@/server/db/schema";
 import { isId } from "@/lib/ids";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { ServiceError } from "../errors";
 import { listApiKeysInput, toApiKey, type ListApiKeysInput } from "./schemas";
 

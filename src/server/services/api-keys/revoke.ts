@@ -4,7 +4,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { verifiedKeys } from "@/server/auth/verified-key-cache";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { apiKeyIdInput, toApiKey } from "./schemas";
 import { getApiKeyForMerchant } from "./get";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { merchants, type MerchantRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { NotFoundError } from "../errors";
 import { merchantIdInput, toMerchant } from "./schemas";
 

@@ -5,7 +5,7 @@ import { hashPassword } from "@/server/auth/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { ServiceError } from "../errors";
 import { createApiKey } from "../api-keys/create";
 import { createWebhookSecret } from "../webhook-secrets/create";

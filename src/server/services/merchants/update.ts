@@ -3,7 +3,7 @@ import { merchants } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../validate";
+import { parseInput } from "../parse";
 import { NotFoundError } from "../errors";
 import { getMerchantRow } from "./get";
 import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantInput } from "./schemas";

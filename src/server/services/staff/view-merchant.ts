@@ -1,17 +1,15 @@
 import { z } from "zod";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireStaff, type ServiceContext } from "../context";
-import { fieldErrorsFromZod, ValidationError } from "../errors";
 import { getMerchant } from "../merchants/get";
+import { parseInput } from "../parse";
 
 export const viewMerchantInput = z.strictObject({ merchantId: z.string().min(1).max(64) });
 
 /** Support staff open one merchant's profile, read-only. The look is audit-logged like any staff read. */
 export async function viewMerchantAsStaff({ ctx, input }: { ctx: ServiceContext; input: { merchantId: string } }) {
   const staff = requireStaff(ctx);
-  const parsed = viewMerchantInput.safeParse(input);
-  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
-  const { merchantId } = parsed.data;
+  const { merchantId } = parseInput(viewMerchantInput, input);
   const merchantCtx: ServiceContext = { ...ctx, actor: { type: "staff", userId: staff.userId, merchantId } };
   const merchant = await getMerchant({ ctx: merchantCtx, input: { id: merchantId } });
   await recordStaffRead({ ctx: merchantCtx, input: { view: "merchant" } });

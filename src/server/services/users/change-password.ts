@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { users } from "@/server/db/schema";
 import { hashPassword, verifyPassword } from "@/server/auth/passwords";
-import { fieldErrorsFromZod, ServiceError, ValidationError } from "../errors";
+import { ServiceError, ValidationError } from "../errors";
+import { parseInput } from "../parse";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
 import { loginThrottle } from "./login-throttle";
@@ -14,9 +15,7 @@ import { changePasswordInput, credentialStamp, type ChangePasswordInput } from "
 export async function changePassword({ ctx, input }: { ctx: ServiceContext; input: ChangePasswordInput }) {
   const { actor } = ctx;
   if (actor.type !== "user" && actor.type !== "staff") throw new ServiceError("unauthenticated", "Sign in first.");
-  const parsed = changePasswordInput.safeParse(input);
-  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
-  const { currentPassword, newPassword } = parsed.data;
+  const { currentPassword, newPassword } = parseInput(changePasswordInput, input);
 
   const [user] = await ctx.db.select().from(users).where(eq(users.id, actor.userId)).limit(1);
   if (!user) throw new ServiceError("unauthenticated", "Sign in first.");

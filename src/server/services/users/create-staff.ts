@@ -5,15 +5,14 @@ import { hashPassword } from "@/server/auth/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
-import { fieldErrorsFromZod, ServiceError, ValidationError } from "../errors";
+import { ServiceError } from "../errors";
+import { parseInput } from "../parse";
 import { createStaffInput, toSessionUser, type CreateStaffInput } from "./schemas";
 
 /** Creates a support-staff login. Only the operator's script calls this (a system actor): no public sign-up. */
 export async function createStaffUser({ ctx, input }: { ctx: ServiceContext; input: CreateStaffInput }) {
   if (ctx.actor.type !== "system") throw new ServiceError("forbidden", "Staff accounts are created by an operator.");
-  const parsed = createStaffInput.safeParse(input);
-  if (!parsed.success) throw new ValidationError(fieldErrorsFromZod("input", parsed.error.issues));
-  const data = parsed.data;
+  const data = parseInput(createStaffInput, input);
   const passwordHash = await hashPassword(data.password);
   const now = ctx.now();
   try {
