@@ -1,9 +1,10 @@
 /**
  * The bare loop of case 5: POSTs the bodies of the given deliveries to the receiver, `concurrency` at a
  * time, with undici (the worker's HTTP client) and no signing, claiming or recording. Prints
- * {"sent": n, "ms": elapsed, "cpuSeconds": …} once done. Env: DATABASE_URL, TARGET_URL, CONCURRENCY, BATCH (delivery id prefix).
+ * {"sent": n, "ms": elapsed, "cpuSeconds": …, "mainThreadBusy": 0–1} once done. Env: DATABASE_URL, TARGET_URL, CONCURRENCY, BATCH (delivery id prefix).
  */
 import postgres from "postgres";
+import { mainThreadCpuSeconds } from "./lib/proc";
 import { Agent, request } from "undici";
 
 const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
@@ -23,6 +24,7 @@ const bodies = rows.map((row) => ({
 const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
+const mainBefore = mainThreadCpuSeconds(process.pid);
 let next = 0;
 async function lane() {
   while (next < bodies.length) {
@@ -38,5 +40,7 @@ async function lane() {
 }
 await Promise.all(Array.from({ length: concurrency }, lane));
 const cpu = process.cpuUsage(cpuBefore);
-console.log(JSON.stringify({ sent: bodies.length, ms: performance.now() - started, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));
+const ms = performance.now() - started;
+const mainThreadBusy = (mainThreadCpuSeconds(process.pid) - mainBefore) / (ms / 1000);
+console.log(JSON.stringify({ sent: bodies.length, ms, cpuSeconds: (cpu.user + cpu.system) / 1e6, mainThreadBusy }));
 await dispatcher.close();

@@ -6,7 +6,7 @@ import { newId } from "../../src/lib/ids";
 import { config, AUTH_SECRET } from "../lib/config";
 import { registerMerchant, type BenchContext } from "../lib/context";
 import { ROOT } from "../lib/env";
-import { sleep, startServer, treeCpuSeconds, type Server } from "../lib/proc";
+import { machineCpuSeconds, mainThreadCpuSeconds, sleep, startServer, treeCpuSeconds, type Server } from "../lib/proc";
 import { median, percentile, round, spread, fmtSpread } from "../lib/stats";
 
 const run = promisify(execFile);
@@ -64,6 +64,18 @@ export async function caseWebhooks(ctx: BenchContext) {
     const workerCpu: number[] = [];
     const pgCpu: number[] = [];
     const bareCpu: number[] = [];
+    // Is a variant held back by the machine's two cores or by waiting? How busy the whole machine was, and
+    // what the receiver (which both variants share) cost per request.
+    const workerBusy: number[] = [];
+    const bareBusy: number[] = [];
+    const workerReceiverCpu: number[] = [];
+    const workerMainBusy: number[] = [];
+    const bareMainBusy: number[] = [];
+    const bareReceiverCpu: number[] = [];
+    const busyFraction = (before: { busy: number; total: number }) => {
+      const after = machineCpuSeconds();
+      return (after.busy - before.busy) / (after.total - before.total);
+    };
     for (let round_ = 0; round_ < config.reps; round_++) {
       const batch = `whd_b${round_}${Date.now().toString(36)}`.slice(0, 14);
       await seedDeliveries(ctx, merchant.id, hookUrl, batch, n);
@@ -72,6 +84,9 @@ export async function caseWebhooks(ctx: BenchContext) {
       const pgPids = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${db.name}`;
       const pgBefore = pgPids.reduce((sum, row) => sum + treeCpuSeconds(row.pid), 0);
       const cpuBefore = treeCpuSeconds(worker.pid);
+      const receiverBefore = treeCpuSeconds(receiver.pid);
+      const machineBefore = machineCpuSeconds();
+      const mainBefore = mainThreadCpuSeconds(worker.pid);
       const started = performance.now();
       await db.sql`update webhook_deliveries set next_attempt_at = now() where id like ${batch + "%"}`;
       // Poll for the rows still to do (pending or delivering: a short range of the merchant/status index)
@@ -86,6 +101,9 @@ export async function caseWebhooks(ctx: BenchContext) {
         await sleep(50);
       }
       const seconds = (performance.now() - started) / 1000;
+      workerBusy.push(busyFraction(machineBefore));
+      workerMainBusy.push((mainThreadCpuSeconds(worker.pid) - mainBefore) / seconds);
+      workerReceiverCpu.push(((treeCpuSeconds(receiver.pid) - receiverBefore) * 1e6) / n);
       const [delivered] = await db.sql<{ done: number }[]>`
         select count(*)::int as done from webhook_deliveries where id like ${batch + "%"} and status = 'delivered'`;
       if (delivered!.done !== n) throw new Error(`worker delivered ${delivered!.done}/${n}: some deliveries failed`);
@@ -97,21 +115,27 @@ export async function caseWebhooks(ctx: BenchContext) {
 
       // Bare loop over the same bodies.
       await fetch(`http://127.0.0.1:${receiver.port}/reset`, { method: "POST" });
+      // The sender's start-up (tsx, reading the bodies) is in these two, so they run a little high.
+      const bareReceiverBefore = treeCpuSeconds(receiver.pid);
+      const bareMachineBefore = machineCpuSeconds();
       const { stdout } = await run("node", ["--import", "tsx", "bench/bare-sender.ts"], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: db.url, TARGET_URL: hookUrl, CONCURRENCY: String(config.webhookConcurrency), BATCH: batch },
       });
-      const bare = JSON.parse(stdout.trim().split("\n").at(-1)!) as { sent: number; ms: number; cpuSeconds: number };
+      const bare = JSON.parse(stdout.trim().split("\n").at(-1)!) as { sent: number; ms: number; cpuSeconds: number; mainThreadBusy: number };
+      bareBusy.push(busyFraction(bareMachineBefore));
+      bareMainBusy.push(bare.mainThreadBusy);
+      bareReceiverCpu.push(((treeCpuSeconds(receiver.pid) - bareReceiverBefore) * 1e6) / bare.sent);
       bareRates.push(bare.sent / (bare.ms / 1000));
       bareCpu.push((bare.cpuSeconds * 1e6) / bare.sent);
       console.log(`  [webhooks] bare loop #${round_ + 1}: ${Math.round(bare.sent / (bare.ms / 1000))} POSTs/s`);
     }
     const ratios = workerRates.map((rate, i) => rate / bareRates[i]!);
     report.table(
-      ["", "per second median (min–max)", "CPU µs per delivery (sender)", "CPU µs per delivery (postgres)"],
+      ["", "per second median (min–max)", "CPU µs per delivery (sender)", "CPU µs per delivery (postgres)", "CPU µs per delivery (receiver)", "sender's main thread busy", "machine busy (2 cores = 100 %)"],
       [
-        ["worker: signed deliveries", fmtSpread(spread(workerRates)), round(median(workerCpu)), round(median(pgCpu))],
-        ["bare POST loop", fmtSpread(spread(bareRates)), round(median(bareCpu)), "–"],
+        ["worker: signed deliveries", fmtSpread(spread(workerRates)), round(median(workerCpu)), round(median(pgCpu)), round(median(workerReceiverCpu)), `${round(median(workerMainBusy) * 100)} %`, `${round(median(workerBusy) * 100)} %`],
+        ["bare POST loop", fmtSpread(spread(bareRates)), round(median(bareCpu)), "–", round(median(bareReceiverCpu)), `${round(median(bareMainBusy) * 100)} %`, `${round(median(bareBusy) * 100)} %`],
       ],
     );
     const ratio = { median: median(workerRates) / median(bareRates), min: Math.min(...ratios), max: Math.max(...ratios), values: ratios };
@@ -122,7 +146,7 @@ export async function caseWebhooks(ctx: BenchContext) {
     const lagUnvacuumed = await measureLag(ctx, merchant.id, hookUrl, receiver, "right after the rounds above, before any vacuum");
     await db.sql.unsafe("vacuum analyze webhook_deliveries");
     const lag = await measureLag(ctx, merchant.id, hookUrl, receiver, "after VACUUM ANALYZE webhook_deliveries");
-    report.data.webhooks = { workerRates, bareRates, workerCpu, pgCpu, bareCpu, ratio, lag, lagUnvacuumed, poll };
+    report.data.webhooks = { workerRates, bareRates, workerCpu, pgCpu, bareCpu, workerBusy, bareBusy, workerMainBusy, bareMainBusy, workerReceiverCpu, bareReceiverCpu, ratio, lag, lagUnvacuumed, poll };
   } finally {
     await worker?.stop();
     await receiver.stop();

@@ -4,9 +4,9 @@ import path from "node:path";
 
 const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 
-function statFields(pid: number): string[] | null {
+function statFields(pid: number, tid?: number): string[] | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const text = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
     return text.slice(text.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
@@ -16,6 +16,16 @@ function statFields(pid: number): string[] | null {
 /** CPU seconds (user + system) a process has used so far, or 0 when it is gone. */
 export function cpuSeconds(pid: number): number {
   const fields = statFields(pid);
+  if (!fields) return 0;
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of a process's main thread alone (its JavaScript, not the garbage collector's or libuv's helper
+ * threads): a Node process cannot go faster than this thread once it is busy all the time.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  const fields = statFields(pid, pid);
   if (!fields) return 0;
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
@@ -115,3 +125,17 @@ export async function startServer(options: {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * CPU seconds the whole machine has spent busy so far (every process, kernel work included: PostgreSQL's
+ * WAL writer and autovacuum too, which no per-process figure catches), and the seconds it has existed for,
+ * summed over cores. `busy` over `total` between two readings is how busy the machine was.
+ */
+export function machineCpuSeconds(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
+  const ticks = fields.slice(0, 8).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  const idle = ticks[3]! + ticks[4]!;
+  return { busy: (total - idle) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+}
