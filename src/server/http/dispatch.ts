@@ -24,11 +24,12 @@ export function matchRoute(routes: readonly AnyRoute[], method: string, pathname
   // Static segments win over parameters, as in Next.js (`/webhook/failed` before `/webhook/{id}`).
   const best = Math.max(...matches.map((m) => staticSegments(m.route.path)));
   const candidates = matches.filter((m) => staticSegments(m.route.path) === best);
-  const allow = allowHeader(candidates.map((m) => m.route.method));
-  if (method === "OPTIONS") return { kind: "options", allow };
+  // The Allow header only when it is answered (a route file computes it once; here it would be per request).
+  const allow = () => allowHeader(candidates.map((m) => m.route.method));
+  if (method === "OPTIONS") return { kind: "options", allow: allow() };
   // Next.js answers HEAD with the GET export.
   const match = candidates.find((m) => m.route.method === (method === "HEAD" ? "GET" : method));
-  if (!match) return { kind: "method_not_allowed", allow };
+  if (!match) return { kind: "method_not_allowed", allow: allow() };
   return { kind: "route", ...match };
 }
 
