@@ -1,0 +1,79 @@
+/**
+ * Did a change make a hot path slower? Two production builds of the app (this checkout and another, e.g. a
+ * `git worktree` of an earlier commit, each already built with `next build`) served side by side on one fresh
+ * database, measured interleaved (A B A B …) on the same requests: the floor GET, GET /payment/{id} and the
+ * 20-row list. The VM's speed drifts by tens of percent within minutes here, so only such pairs compare.
+ *
+ *   node --import tsx bench/tools/ab-builds.ts <other checkout> [rounds=4] [seconds=8]
+ *
+ * Prints req/s and server CPU µs per request of each build, per round, and the medians.
+ */
+import path from "node:path";
+import { registerMerchant, seedPayments } from "../lib/context";
+import { createDatabase, ROOT, startNext } from "../lib/env";
+import { runLoad } from "../lib/load";
+import { sleep } from "../lib/proc";
+import { median, round } from "../lib/stats";
+
+const other = path.resolve(process.argv[2] ?? "");
+const rounds = Number(process.argv[3] ?? 4);
+const seconds = Number(process.argv[4] ?? 8);
+if (!process.argv[2]) throw new Error("usage: ab-builds.ts <other checkout> [rounds] [seconds]");
+
+const database = await createDatabase();
+const builds = [
+  { name: "this", dir: ROOT, port: 3601 },
+  { name: path.basename(other), dir: other, port: 3602 },
+];
+const servers = [];
+try {
+  for (const build of builds) {
+    servers.push(
+      await startNext({
+        name: build.name,
+        port: build.port,
+        cwd: build.dir,
+        logFile: `/tmp/ab-${build.port}.log`,
+        env: { DATABASE_URL: database.url },
+      }),
+    );
+  }
+  const merchant = await registerMerchant(servers[0]!, "ab");
+  await seedPayments(database.sql, merchant.id, 10_000, "ab");
+  const [payment] = await database.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} limit 1`;
+  const paymentId = payment!.id;
+  const auth = { authorization: `Bearer ${merchant.apiKey}`, "x-bench-merchant": merchant.id };
+  const cases = [
+    { name: "floor GET", path: `/api/bench/payment/${paymentId}` },
+    { name: "GET /payment/{id}", path: `/api/v1/payment/${paymentId}` },
+    { name: "GET /payment", path: "/api/v1/payment" },
+  ];
+  const results = new Map<string, { rps: number[]; cpu: number[] }>();
+  for (const { name, path: urlPath } of cases) {
+    for (const server of servers) {
+      // Warm-up: JIT and the prepared statements of each server.
+      await runLoad({ url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: 2, headers: auth }, { servers: {} });
+    }
+    for (let i = 0; i < rounds; i++) {
+      for (const server of i % 2 === 0 ? servers : [...servers].reverse()) {
+        const result = await runLoad(
+          { url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: seconds, headers: auth },
+          { servers: { server: server.pid } },
+        );
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        const key = `${name} | ${server.name}`;
+        const entry = results.get(key) ?? { rps: [], cpu: [] };
+        entry.rps.push(result.rps);
+        entry.cpu.push(result.cpu.server!.usPerRequest);
+        results.set(key, entry);
+        console.log(`${key}: ${round(result.rps)} req/s, ${round(result.cpu.server!.usPerRequest)} µs/req`);
+        await sleep(500);
+      }
+    }
+  }
+  console.log("\nmedians:");
+  for (const [key, { rps, cpu }] of results) console.log(`${key}: ${round(median(rps))} req/s, ${round(median(cpu))} µs/req`);
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+  await database.drop();
+}
