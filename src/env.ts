@@ -35,6 +35,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(100),
   /** Sustained requests per second per client IP on unauthenticated routes (and failed authentications). */
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** Sustained dashboard (tRPC) calls per second per signed-in user, merchant or staff (same burst). */
+  RATE_LIMIT_PER_USER: z.coerce.number().int().min(1).default(20),
   /**
    * How many proxies in front of the app append to X-Forwarded-For. 0: none, the connection's peer is the client
    * and X-Forwarded-For (which a client can write) is ignored. N: the client is the address the outermost of N

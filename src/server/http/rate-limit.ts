@@ -21,9 +21,10 @@ export interface RateLimitPolicy {
   /**
    * Whose requests count together. `merchant`: all of a merchant's keys together, so that holding more keys
    * buys no more tries (the subject of stricter limits). `api_key` and `merchant` fall back to the IP on
-   * unauthenticated routes.
+   * unauthenticated routes. `user`: a signed-in dashboard user (tRPC calls, which pass the user's id as the
+   * subject themselves; no REST route declares it).
    */
-  by: "ip" | "api_key" | "merchant";
+  by: "ip" | "api_key" | "merchant" | "user";
   limit: number;
   windowSeconds: number;
   burst?: { limit: number; windowSeconds: number };
@@ -34,7 +35,6 @@ export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
   return { name: "api_key", by: "api_key", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
 }
 
-/** The default per-IP policy of unauthenticated routes and of failed authentications. */
 /**
  * Test webhook sends (not dry runs), from the API and the dashboard alike (one name: one budget). Each is an
  * outbound request to a host and port of the caller's choosing, answered with a snippet of the response:
@@ -42,8 +42,17 @@ export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
  */
 export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 };
 
+/** The default per-IP policy of unauthenticated routes and of failed authentications. */
 export function ipPolicy(perSecond: number): RateLimitPolicy {
   return { name: "ip", by: "ip", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+}
+
+/**
+ * Every dashboard call of a signed-in user (RATE_LIMIT_PER_USER a second, the same burst): a person clicking
+ * through pages stays far below it, a script or a stuck refetch loop on one session does not.
+ */
+export function dashboardUserPolicy(perSecond: number): RateLimitPolicy {
+  return { name: "user", by: "user", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
 }
 
 interface Limiter {
@@ -153,7 +162,7 @@ interface LimitedRoute {
 }
 
 function subjectOf(policy: RateLimitPolicy, actor: Actor, ip: string): string {
-  if (actor.type !== "api_key" || policy.by === "ip") return ip;
+  if (actor.type !== "api_key" || policy.by === "ip" || policy.by === "user") return ip;
   return policy.by === "merchant" ? actor.merchantId : actor.keyId;
 }
 

@@ -38,6 +38,21 @@ export function trpcMessageOf(error: ServiceError): string {
   return `${error.detail} ${named.join("; ")}${fields.length > NAMED_FIELDS ? "; …" : ""}`;
 }
 
+/**
+ * The HTTP answer's headers for a batch of calls: a refused call's Retry-After and RateLimit headers, as REST
+ * sends them (the longest wait wins when several calls of one batch were refused).
+ */
+export function trpcResponseMeta({ errors }: { errors: readonly TRPCError[] }): { headers?: Record<string, string> } {
+  let headers: Record<string, string> | undefined;
+  for (const error of errors) {
+    const serviceError = serviceErrorOf(error);
+    const retryAfter = serviceError?.options.headers?.["retry-after"];
+    if (retryAfter === undefined) continue;
+    if (!headers || Number(retryAfter) > Number(headers["retry-after"])) headers = { ...serviceError!.options.headers };
+  }
+  return headers ? { headers } : {};
+}
+
 /** The ServiceError behind a tRPC error, if any (tRPC wraps thrown errors as `cause`). */
 export function serviceErrorOf(error: unknown): ServiceError | undefined {
   let current: unknown = error;

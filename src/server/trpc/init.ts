@@ -5,6 +5,7 @@ import type { SessionUser } from "@/server/auth/session";
 import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { guardInput } from "@/server/http/input-guard";
+import { dashboardUserPolicy, rateLimitsFor } from "@/server/http/rate-limit";
 import { isServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
 
@@ -64,12 +65,22 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = t.procedure.use(serviceErrors).use(storableInput);
 
+/**
+ * Counts a signed-in user's call against RATE_LIMIT_PER_USER; over it, the call is refused with
+ * `rate_limited` (TOO_MANY_REQUESTS, and Retry-After on the HTTP answer: trpcResponseMeta) before any work.
+ */
+async function countCall(ctx: TrpcContext, session: SessionUser): Promise<void> {
+  const policy = dashboardUserPolicy(ctx.runtime.env.RATE_LIMIT_PER_USER);
+  await rateLimitsFor(ctx.runtime).consume([{ policy, subject: session.id }]);
+}
+
 /** A signed-in merchant user; the service context acts for their merchant only. */
-export const merchantProcedure = publicProcedure.use(({ ctx, next }) => {
+export const merchantProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (!session || session.role !== "merchant" || !session.merchantId) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in as a merchant." });
   }
+  await countCall(ctx, session);
   const service = createServiceContext(
     ctx.runtime,
     { type: "user", userId: session.id, merchantId: session.merchantId },
@@ -79,9 +90,10 @@ export const merchantProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /** Support staff; verbs acting on one merchant's data take a context built with `forMerchant`. */
-export const staffProcedure = publicProcedure.use(({ ctx, next }) => {
+export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (!session || session.role !== "staff") throw new TRPCError({ code: "FORBIDDEN", message: "Support staff only." });
+  await countCall(ctx, session);
   const service = createServiceContext(ctx.runtime, { type: "staff", userId: session.id }, ctx.requestId);
   const forMerchant = (merchantId: string) =>
     createServiceContext(ctx.runtime, { type: "staff", userId: session.id, merchantId }, ctx.requestId);

@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
+import { trpcResponseMeta } from "@/server/trpc/errors";
 import { createTrpcContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
 
@@ -18,6 +19,7 @@ async function handler(request: Request) {
     req: request,
     router: appRouter,
     createContext: () => createTrpcContext(runtime, session),
+    responseMeta: trpcResponseMeta,
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") runtime.log.error({ err: error.cause ?? error, path }, "trpc error");
     },
