@@ -30,9 +30,14 @@ export interface RateLimitPolicy {
   burst?: { limit: number; windowSeconds: number };
 }
 
+/** The shape of every default limit: `perSecond` requests a second, and as many again per 10 s as a burst. */
+function perSecondPolicy(name: string, by: RateLimitPolicy["by"], perSecond: number): RateLimitPolicy {
+  return { name, by, limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+}
+
 /** The default per-key policy: RATE_LIMIT_PER_KEY requests a second, as many again per 10 s as a burst. */
 export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
-  return { name: "api_key", by: "api_key", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+  return perSecondPolicy("api_key", "api_key", perSecond);
 }
 
 /**
@@ -44,7 +49,7 @@ export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "mer
 
 /** The default per-IP policy of unauthenticated routes and of failed authentications. */
 export function ipPolicy(perSecond: number): RateLimitPolicy {
-  return { name: "ip", by: "ip", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+  return perSecondPolicy("ip", "ip", perSecond);
 }
 
 /**
@@ -52,7 +57,7 @@ export function ipPolicy(perSecond: number): RateLimitPolicy {
  * through pages stays far below it, a script or a stuck refetch loop on one session does not.
  */
 export function dashboardUserPolicy(perSecond: number): RateLimitPolicy {
-  return { name: "user", by: "user", limit: perSecond, windowSeconds: 1, burst: { limit: perSecond, windowSeconds: 10 } };
+  return perSecondPolicy("user", "user", perSecond);
 }
 
 interface Limiter {

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { fieldErrorsFromZod, isServiceError, ValidationError, type ServiceError } from "@/server/services/errors";
+import { fieldErrorsFromZod, isServiceError, RateLimitedError, ValidationError, type ServiceError } from "@/server/services/errors";
 
 const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
@@ -43,14 +43,10 @@ export function trpcMessageOf(error: ServiceError): string {
  * sends them (the longest wait wins when several calls of one batch were refused).
  */
 export function trpcResponseMeta({ errors }: { errors: readonly TRPCError[] }): { headers?: Record<string, string> } {
-  let headers: Record<string, string> | undefined;
-  for (const error of errors) {
-    const serviceError = serviceErrorOf(error);
-    const retryAfter = serviceError?.options.headers?.["retry-after"];
-    if (retryAfter === undefined) continue;
-    if (!headers || Number(retryAfter) > Number(headers["retry-after"])) headers = { ...serviceError!.options.headers };
-  }
-  return headers ? { headers } : {};
+  const refusals = errors.map(serviceErrorOf).filter((error) => error instanceof RateLimitedError);
+  if (refusals.length === 0) return {};
+  const longest = refusals.reduce((longest, refusal) => (refusal.retryAfterSeconds > longest.retryAfterSeconds ? refusal : longest));
+  return { headers: { ...longest.options.headers } };
 }
 
 /** The ServiceError behind a tRPC error, if any (tRPC wraps thrown errors as `cause`). */
