@@ -13,9 +13,9 @@ function statFields(pid: number, tid?: number): string[] | null {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, or 0 when it is gone. */
-export function cpuSeconds(pid: number): number {
-  const fields = statFields(pid);
+/** CPU seconds (user + system) a process (or one of its threads) has used so far, or 0 when it is gone. */
+export function cpuSeconds(pid: number, tid?: number): number {
+  const fields = statFields(pid, tid);
   if (!fields) return 0;
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
@@ -25,9 +25,7 @@ export function cpuSeconds(pid: number): number {
  * threads): a Node process cannot go faster than this thread once it is busy all the time.
  */
 export function mainThreadCpuSeconds(pid: number): number {
-  const fields = statFields(pid, pid);
-  if (!fields) return 0;
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return cpuSeconds(pid, pid);
 }
 
 /** The process and its descendants (`next start` may fork). */
