@@ -1,16 +1,19 @@
 import { z } from "zod";
 
 /**
- * An ISO 8601 instant or day the database can take: years 1–9998 in UTC. PostgreSQL has no year 0, and a
- * JS Date past 9999 prints as `+010000-…`, which PostgreSQL cannot parse; a bound one day further (an
- * exclusive end) must still fit. Outside that range the query failed and the caller saw a 500.
+ * An ISO 8601 instant or day the database can store and give back unchanged: years 100–9998 in UTC.
+ * - Below 100: the drivers hand timestamps over as PostgreSQL's text (`0049-06-01 00:00:00+00`), and
+ *   `new Date()` reads a year under 100 in that form as 19xx or 20xx — a payment confirmed as occurring in
+ *   0049 came back as 2049. (Below 1, PostgreSQL has no year 0 and the query failed with a 500.)
+ * - Above 9998: a JS Date past 9999 prints as `+010000-…`, which PostgreSQL cannot parse; a bound one day
+ *   further (an exclusive end) must still fit.
  */
 function inStorableRange(text: string): boolean {
   const year = new Date(text).getUTCFullYear();
-  return year >= 1 && year <= 9998;
+  return year >= 100 && year <= 9998;
 }
 
-const RANGE_MESSAGE = "must be between the years 0001 and 9998";
+const RANGE_MESSAGE = "must be between the years 0100 and 9998";
 
 export function isoInstantInput(options?: { offset?: boolean }) {
   return z.iso.datetime(options).refine(inStorableRange, RANGE_MESSAGE);

@@ -213,6 +213,19 @@ describe("POST /payment/confirm", () => {
     expect((await confirm({ externalId: externalId(), amount: "1.00", currency: "USD", occurredAt: skewed })).status).toBe(201);
   });
 
+  it("refuses an occurredAt before the year 100 rather than store a time it would give back as 19xx or 20xx", async () => {
+    const id = externalId();
+    const refused = await confirm({ externalId: id, amount: "1.00", currency: "USD", occurredAt: "0049-06-01T00:00:00Z" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: "body.occurredAt", message: "must be between the years 0100 and 9998" }]);
+    expect(await runtime.database.db.select().from(payments).where(eq(payments.externalId, id))).toHaveLength(0);
+    const earliest = await confirm({ externalId: externalId(), amount: "1.00", currency: "USD", occurredAt: "0100-01-01T00:00:00.5Z" });
+    expect(earliest.status).toBe(201);
+    expect(earliest.body.occurredAt).toBe("0100-01-01T00:00:00.500Z");
+    const read = await api.get(`/payment/${earliest.body.id}`, { key: shop.apiKey });
+    expect(read.body.occurredAt).toBe("0100-01-01T00:00:00.500Z");
+  });
+
   it("needs an API key", async () => {
     const response = await api.post("/payment/confirm", { body: { externalId: "x", amount: "1.00", currency: "USD" } });
     expect(response.status).toBe(401);
