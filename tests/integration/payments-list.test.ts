@@ -106,7 +106,7 @@ describe("GET /payment", () => {
   });
 
   it("renders every payment exactly as GET /payment/{id} does, byte for byte, filtered or not", async () => {
-    // PostgreSQL renders list items (payment-json.ts), JS renders GET (toPayment): edge values must agree.
+    // List items are rendered from PostgreSQL's UTC text (page-row.ts), GET from Dates (toPayment): edge values must agree.
     const merchant = await registerTestMerchant(api);
     const id = newId("payment");
     await runtime.database.db.insert(payments).values({
@@ -122,11 +122,18 @@ describe("GET /payment", () => {
       // Microseconds PostgreSQL keeps and a JS Date truncates: .999999 must not round up to the next second.
       occurredAt: sql`'1999-12-31 23:59:59.999999+00'::timestamptz` as unknown as Date,
       failedAt: sql`'2026-02-28 12:00:00.0005+00'::timestamptz` as unknown as Date,
+      // The first year accepted (lib/iso-input.ts; PostgreSQL prints it as 0100), and a fraction PostgreSQL prints without its trailing zero.
+      confirmedAt: sql`'0100-01-01 00:00:00.12+00'::timestamptz` as unknown as Date,
       reconciledAt: new Date("2026-03-01T00:00:00.000Z"),
     });
     const single = await api.get(`/payment/${id}`, { key: merchant.apiKey });
     expect(single.status).toBe(200);
-    expect(single.body).toMatchObject({ occurredAt: "1999-12-31T23:59:59.999Z", failedAt: "2026-02-28T12:00:00.000Z", confirmedAt: null });
+    expect(single.body).toMatchObject({
+      occurredAt: "1999-12-31T23:59:59.999Z",
+      failedAt: "2026-02-28T12:00:00.000Z",
+      confirmedAt: "0100-01-01T00:00:00.120Z",
+      reconciledAt: "2026-03-01T00:00:00.000Z",
+    });
     for (const query of [{}, { status: "failed" }, { currency: "BTC", reference: 'quote " and \\ backslash' }]) {
       const page = await list(query, merchant);
       expect(page.status).toBe(200);

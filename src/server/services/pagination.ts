@@ -44,14 +44,16 @@ export function decodeCursor(ctx: ServiceContext, scope: string, cursor: string 
 
 /**
  * Turns `limit + 1` fetched rows into a page: the extra row only says there is more. Rows carry their
- * keyset position (`cursorAt`, the microsecond timestamp text) next to the item.
+ * keyset position next to the item, which `positionOf` reads (`byCursorAt` for rows that select it as
+ * `cursorAt`, the microsecond timestamp text, beside `id`).
  */
-export function toPage<R extends { cursorAt: string; id: string }, T>(
+export function toPage<R, T>(
   ctx: ServiceContext,
   scope: string,
   rows: R[],
   limit: number,
   toItem: (row: R) => T,
+  positionOf: (row: R) => KeysetPosition,
 ): Page<T> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
@@ -59,6 +61,11 @@ export function toPage<R extends { cursorAt: string; id: string }, T>(
   return {
     data: pageRows.map(toItem),
     hasMore,
-    nextCursor: hasMore && last ? signCursor(ctx.env.AUTH_SECRET, scope, { createdAt: last.cursorAt, id: last.id }) : null,
+    nextCursor: hasMore && last ? signCursor(ctx.env.AUTH_SECRET, scope, positionOf(last)) : null,
   };
+}
+
+/** The keyset position of a row that selects it as `cursorAt` (db/keyset.ts `keysetTimestamp`) and `id`. */
+export function byCursorAt(row: { cursorAt: string; id: string }): KeysetPosition {
+  return { createdAt: row.cursorAt, id: row.id };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
 import { auditLog, type AuditLogRow } from "@/server/db/schema";
 import { requireStaff, type ServiceContext } from "../context";
-import { decodeCursor, pageQuery, toPage } from "../pagination";
+import { byCursorAt, decodeCursor, pageQuery, toPage } from "../pagination";
 import { parseInput } from "../parse";
 
 export const listAuditLogInput = z.strictObject({
@@ -39,5 +39,5 @@ export async function listAuditLog({ ctx, input }: { ctx: ServiceContext; input:
     .where(and(...conditions))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit + 1);
-  return toPage(ctx, scope, rows, query.limit, ({ cursorAt: _cursorAt, ...entry }): AuditEntryView => entry);
+  return toPage(ctx, scope, rows, query.limit, ({ cursorAt: _cursorAt, ...entry }): AuditEntryView => entry, byCursorAt);
 }

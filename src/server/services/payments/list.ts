@@ -1,12 +1,12 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
+import { afterPosition, newestFirst } from "@/server/db/keyset";
 import { payments } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
 import { parseInput } from "../parse";
-import { paymentJson } from "./payment-json";
+import { pageColumns, pageItem, pagePosition } from "./page-row";
 import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
 
 /**
@@ -31,7 +31,7 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     const rows = position
       ? await statements.after.execute({ merchantId, limit: query.limit + 1, createdAt: position.createdAt, id: position.id })
       : await statements.first.execute({ merchantId, limit: query.limit + 1 });
-    return toPage(ctx, scope, rows, query.limit, (row) => row.payment);
+    return toPage(ctx, scope, rows, query.limit, pageItem, pagePosition);
   }
 
   const conditions: (SQL | undefined)[] = [
@@ -50,11 +50,8 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     .where(and(...conditions))
     .orderBy(...newestFirst(payments.createdAt, payments.id))
     .limit(query.limit + 1);
-  return toPage(ctx, scope, rows, query.limit, (row) => row.payment);
+  return toPage(ctx, scope, rows, query.limit, pageItem, pagePosition);
 }
-
-// PostgreSQL renders each payment (payment-json.ts): the page needs no per-column mapping in JS.
-const pageColumns = { id: payments.id, cursorAt: keysetTimestamp(payments.createdAt), payment: paymentJson };
 
 function buildPages(db: Executor) {
   const page = (where: SQL | undefined, name: string) =>

@@ -3,7 +3,7 @@ import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset"
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { decodeCursor, toPage } from "../pagination";
+import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { parseInput } from "../parse";
 import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput } from "./schemas";
 
@@ -39,5 +39,6 @@ export async function listFailedDeliveries({ ctx, input }: { ctx: ServiceContext
     rows.map((row) => ({ ...row, id: row.delivery.id })),
     limit,
     (row) => toDelivery(row.delivery, row.event),
+    byCursorAt,
   );
 }

@@ -1,0 +1,37 @@
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+
+/**
+ * Timestamps read as PostgreSQL's own text of the UTC time, `2026-11-22 12:00:00.1234` (the fraction without
+ * trailing zeros, absent when zero), and turned into ISO strings in JS by slicing.
+ *
+ * Why not `to_char` or a `Date`: for a page of payments, `to_char(…)` on six columns of 21 rows cost PostgreSQL
+ * more than reading the rows, and the driver's `new Date(text)` for each cost the server more than the rest of
+ * the mapping (BENCHMARKS.md, Finding 14). The text is the `ISO` DateStyle's, which the server connections pin
+ * (db/open.ts) and PGlite has by default; anything else fails loudly here rather than render a wrong time.
+ */
+export function utcText(column: AnyColumn): SQL<string | null> {
+  return sql<string | null>`(${column} at time zone 'UTC')::text`;
+}
+
+/** `2026-11-22 12:00:00.1234` → `2026-11-22T12:00:00.123Z`: what `Date#toISOString()` prints (truncated, not rounded). */
+export function isoMillisFromUtcText(text: string): string {
+  return isoFromUtcText(text, 3);
+}
+
+/** `2026-11-22 12:00:00.1234` → `2026-11-22T12:00:00.123400Z`: every microsecond PostgreSQL keeps (keyset cursors). */
+export function isoMicrosFromUtcText(text: string): string {
+  return isoFromUtcText(text, 6);
+}
+
+export function isoMillisFromUtcTextOrNull(text: string | null): string | null {
+  return text === null ? null : isoFromUtcText(text, 3);
+}
+
+// Years 0001–9998 only (lib/iso-input.ts refuses the rest on input; created and updated times are now()).
+const UTC_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
+
+function isoFromUtcText(text: string, digits: 3 | 6): string {
+  if (!UTC_TEXT.test(text)) throw new Error(`Not an ISO-style UTC timestamp from PostgreSQL: ${JSON.stringify(text)}`);
+  const fraction = text.length > 20 ? text.slice(20, 20 + digits).padEnd(digits, "0") : "0".repeat(digits);
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
+}
