@@ -1,17 +1,13 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-
-/**
- * Timestamps read as PostgreSQL's own text of the UTC time, `2026-11-22 12:00:00.1234` (the fraction without
- * trailing zeros, absent when zero), and turned into ISO strings in JS by slicing.
+/*
+ * Timestamps read as PostgreSQL's own text of the UTC time, `(column at time zone 'UTC')::text`:
+ * `2026-11-22 12:00:00.1234` (the fraction without trailing zeros, absent when zero), turned into ISO strings
+ * in JS by slicing.
  *
  * Why not `to_char` or a `Date`: for a page of payments, `to_char(…)` on six columns of 21 rows cost PostgreSQL
  * more than reading the rows, and the driver's `new Date(text)` for each cost the server more than the rest of
  * the mapping (BENCHMARKS.md, Finding 14). The text is the `ISO` DateStyle's, which the server connections pin
  * (db/open.ts) and PGlite has by default; anything else fails loudly here rather than render a wrong time.
  */
-export function utcText(column: AnyColumn): SQL<string | null> {
-  return sql<string | null>`(${column} at time zone 'UTC')::text`;
-}
 
 /** `2026-11-22 12:00:00.1234` → `2026-11-22T12:00:00.123Z`: what `Date#toISOString()` prints (truncated, not rounded). */
 export function isoMillisFromUtcText(text: string): string {

@@ -1,32 +1,46 @@
-import { sql } from "drizzle-orm";
 import type { KeysetPosition } from "@/lib/cursor";
-import { payments } from "@/server/db/schema";
-import { isoMicrosFromUtcText, isoMillisFromUtcText, isoMillisFromUtcTextOrNull, utcText } from "@/server/db/utc-text";
+import { asJson } from "@/server/db/raw";
+import { isoMicrosFromUtcText, isoMillisFromUtcText, isoMillisFromUtcTextOrNull } from "@/server/db/utc-text";
 import type { Payment } from "./schemas";
 
 /**
- * The columns of a page of payments, read for cheap rendering: timestamps as UTC text (db/utc-text.ts), the
- * amount as text (numeric would become a JSON number and lose digits). tests/integration/payments-list.test.ts
- * holds the items byte-identical to GET /payment/{id}, which renders through `toPayment`.
+ * A page of payments in hand-written SQL, read for cheap rendering (BENCHMARKS.md, Finding 14):
+ * - timestamps as PostgreSQL's UTC text, sliced into ISO strings (db/utc-text.ts): no `to_char`, no `Date`s;
+ * - the amount as text (numeric would become a JSON number and lose digits);
+ * - columns named as the row type's fields, so rows need no per-column mapping (drizzle's cost more CPU
+ *   than the rest of the list).
+ * tests/integration/payments-list.test.ts holds the items byte-identical to GET /payment/{id} (`toPayment`).
  */
-export const pageColumns = {
-  id: payments.id,
-  externalId: payments.externalId,
-  amount: sql<string>`${payments.amount}::text`,
-  currency: payments.currency,
-  status: payments.status,
-  reference: payments.reference,
-  invoiceId: payments.invoiceId,
-  method: payments.method,
-  network: payments.network,
-  metadata: payments.metadata,
-  occurredAt: utcText(payments.occurredAt),
-  confirmedAt: utcText(payments.confirmedAt),
-  failedAt: utcText(payments.failedAt),
-  reconciledAt: utcText(payments.reconciledAt),
-  createdAt: utcText(payments.createdAt),
-  updatedAt: utcText(payments.updatedAt),
-};
+const utc = (column: string, field: keyof Payment) => `(${column} at time zone 'UTC')::text as "${field}"`;
+
+const PAGE_COLUMNS = [
+  "id",
+  `external_id as "externalId"`,
+  "amount::text as amount",
+  "currency",
+  "status",
+  "reference",
+  `invoice_id as "invoiceId"`,
+  "method",
+  "network",
+  "metadata",
+  utc("occurred_at", "occurredAt"),
+  utc("confirmed_at", "confirmedAt"),
+  utc("failed_at", "failedAt"),
+  utc("reconciled_at", "reconciledAt"),
+  utc("created_at", "createdAt"),
+  utc("updated_at", "updatedAt"),
+].join(", ");
+
+/**
+ * Up to `$2` payments matching `where` (which names the merchant as `$1`), newest first. ORDER BY names the
+ * table's columns: the output columns `createdAt` etc. are text, and sorting by them would sort every row.
+ * `nulls last` matches the index's declared order (db/keyset.ts `newestFirst`).
+ */
+export function pageSql(where: string): string {
+  return `select ${PAGE_COLUMNS} from payments where ${where}
+    order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
+}
 
 export interface PageRow {
   id: string;
@@ -38,18 +52,19 @@ export interface PageRow {
   invoiceId: string | null;
   method: string | null;
   network: string | null;
-  metadata: Payment["metadata"];
+  metadata: unknown;
   occurredAt: string | null;
   confirmedAt: string | null;
   failedAt: string | null;
   reconciledAt: string | null;
-  createdAt: string | null;
-  updatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  [column: string]: unknown;
 }
 
 /** The row's keyset position: its created time with every microsecond (db/keyset.ts), and its id. */
 export function pagePosition(row: PageRow): KeysetPosition {
-  return { createdAt: isoMicrosFromUtcText(row.createdAt!), id: row.id };
+  return { createdAt: isoMicrosFromUtcText(row.createdAt), id: row.id };
 }
 
 /** A page row as clients see the payment, field for field in `toPayment`'s order. */
@@ -64,12 +79,12 @@ export function pageItem(row: PageRow): Payment {
     invoiceId: row.invoiceId,
     method: row.method,
     network: row.network,
-    metadata: row.metadata,
+    metadata: asJson<Payment["metadata"]>(row.metadata),
     occurredAt: isoMillisFromUtcTextOrNull(row.occurredAt),
     confirmedAt: isoMillisFromUtcTextOrNull(row.confirmedAt),
     failedAt: isoMillisFromUtcTextOrNull(row.failedAt),
     reconciledAt: isoMillisFromUtcTextOrNull(row.reconciledAt),
-    createdAt: isoMillisFromUtcText(row.createdAt!),
-    updatedAt: isoMillisFromUtcText(row.updatedAt!),
+    createdAt: isoMillisFromUtcText(row.createdAt),
+    updatedAt: isoMillisFromUtcText(row.updatedAt),
   };
 }
