@@ -39,7 +39,7 @@ export async function handleRoute(
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
     const ctx = createServiceContext(runtime, actor, requestId);
     const params = parseInput("params", route.params, rawParams);
-    const query = parseInput("query", route.query, queryObject(new URL(request.url)));
+    const query = route.query ? parseInput("query", route.query, queryObject(new URL(request.url))) : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
     const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
@@ -50,12 +50,13 @@ export async function handleRoute(
     const reply = key && merchantId
       ? await runIdempotently({ runtime, route, request, merchantId, key, body: rawBody, requestId }, execute)
       : await execute();
-    response = jsonResponse(reply, requestId);
+    response = jsonResponse(reply, requestId, limitHeaders);
   } catch (error) {
     response = errorResponse(runtime, error, requestId, route);
-  }
-  for (const [name, value] of Object.entries(limitHeaders)) {
-    if (!response.headers.has(name)) response.headers.set(name, value);
+    // A refusal keeps its own (a 429's say why); any other error tells the caller where its budget stands too.
+    for (const [name, value] of Object.entries(limitHeaders)) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
   }
   // Only values built here, never input: no redaction needed (and it costs more than the line).
   unredacted(runtime.log).info(
@@ -93,9 +94,11 @@ function parseInput(where: string, schema: z.ZodType | undefined, value: unknown
   return result.data as never;
 }
 
-export function jsonResponse(reply: Reply, requestId: string): Response {
+/** A handler's reply as JSON; the rate-limit fields go in with the rest (setting them afterwards costs more). */
+export function jsonResponse(reply: Reply, requestId: string, limitHeaders: Record<string, string> = {}): Response {
   const headers: Record<string, string> = {
     "cache-control": "no-store",
+    ...limitHeaders,
     ...reply.headers,
     "x-request-id": requestId,
   };
