@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { payments } from "../../src/server/db/schema";
+import { toPayment } from "../../src/server/services/payments/schemas";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
@@ -128,6 +129,8 @@ describe("GET /payment", () => {
     });
     const single = await api.get(`/payment/${id}`, { key: merchant.apiKey });
     expect(single.status).toBe(200);
+    const [stored] = await runtime.database.db.select().from(payments).where(eq(payments.id, id));
+    expect(single.text).toBe(JSON.stringify(toPayment(stored!)));
     expect(single.body).toMatchObject({
       occurredAt: "1999-12-31T23:59:59.999Z",
       failedAt: "2026-02-28T12:00:00.000Z",

@@ -1,11 +1,18 @@
+import { isId } from "@/lib/ids";
+import { queryRows } from "@/server/db/raw";
 import { requireMerchantId, type ServiceContext } from "../context";
+import { NotFoundError } from "../errors";
 import { parseInput } from "../parse";
-import { getPaymentForMerchant } from "./fetch";
-import { getPaymentInput, toPayment, type Payment } from "./schemas";
+import { PAYMENT_BY_ID_SQL, paymentFromTextRow, type PaymentTextRow } from "./payment-text-row";
+import { getPaymentInput, type Payment } from "./schemas";
 
 /** One of the merchant's payments; another merchant's id answers 404 like an unknown one. */
 export async function getPayment({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<Payment> {
   const merchantId = requireMerchantId(ctx);
   const { id } = parseInput(getPaymentInput, input, "params");
-  return toPayment(await getPaymentForMerchant(ctx.db, merchantId, id));
+  // A string that is not a payment id cannot name one: answer without a query.
+  if (!isId("payment", id)) throw new NotFoundError("payment");
+  const [row] = await queryRows<PaymentTextRow>(ctx.db, PAYMENT_BY_ID_SQL, [id, merchantId]);
+  if (!row) throw new NotFoundError("payment");
+  return paymentFromTextRow(row);
 }

@@ -3,7 +3,7 @@ import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
 import { parseInput } from "../parse";
-import { pageItem, pagePosition, pageSql, type PageRow } from "./page-row";
+import { pagePosition, pageSql, paymentFromTextRow, type PaymentTextRow } from "./payment-text-row";
 import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
 
 /**
@@ -37,6 +37,6 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
     params.push(position.createdAt, position.id);
     conditions.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }
-  const rows = await queryRows<PageRow>(ctx.db, pageSql(conditions.join(" and ")), params);
-  return toPage(ctx, scope, rows, query.limit, pageItem, pagePosition);
+  const rows = await queryRows<PaymentTextRow>(ctx.db, pageSql(conditions.join(" and ")), params);
+  return toPage(ctx, scope, rows, query.limit, paymentFromTextRow, pagePosition);
 }

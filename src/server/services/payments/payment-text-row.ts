@@ -4,16 +4,18 @@ import { isoMicrosFromUtcText, isoMillisFromUtcText, isoMillisFromUtcTextOrNull 
 import type { Payment } from "./schemas";
 
 /**
- * A page of payments in hand-written SQL, read for cheap rendering (BENCHMARKS.md, Finding 14):
+ * Payments read for GET /payment and GET /payment/{id} in hand-written SQL, for cheap rendering (BENCHMARKS.md,
+ * Finding 14):
  * - timestamps as PostgreSQL's UTC text, sliced into ISO strings (db/utc-text.ts): no `to_char`, no `Date`s;
  * - the amount as text (numeric would become a JSON number and lose digits);
  * - columns named as the row type's fields, so rows need no per-column mapping (drizzle's cost more CPU
  *   than the rest of the list).
- * tests/integration/payments-list.test.ts holds the items byte-identical to GET /payment/{id} (`toPayment`).
+ * tests/integration/payments-list.test.ts holds what these render byte-identical to `toPayment`, which renders
+ * payments everywhere else (confirm's answer, webhook events).
  */
 const utc = (column: string, field: keyof Payment) => `(${column} at time zone 'UTC')::text as "${field}"`;
 
-const PAGE_COLUMNS = [
+const PAYMENT_COLUMNS = [
   "id",
   `external_id as "externalId"`,
   "amount::text as amount",
@@ -38,11 +40,14 @@ const PAGE_COLUMNS = [
  * `nulls last` matches the index's declared order (db/keyset.ts `newestFirst`).
  */
 export function pageSql(where: string): string {
-  return `select ${PAGE_COLUMNS} from payments where ${where}
+  return `select ${PAYMENT_COLUMNS} from payments where ${where}
     order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
 }
 
-export interface PageRow {
+/** One payment by id (`$1`), only the merchant's own (`$2`). */
+export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2`;
+
+export interface PaymentTextRow {
   id: string;
   externalId: string;
   amount: string;
@@ -63,12 +68,12 @@ export interface PageRow {
 }
 
 /** The row's keyset position: its created time with every microsecond (db/keyset.ts), and its id. */
-export function pagePosition(row: PageRow): KeysetPosition {
+export function pagePosition(row: PaymentTextRow): KeysetPosition {
   return { createdAt: isoMicrosFromUtcText(row.createdAt), id: row.id };
 }
 
-/** A page row as clients see the payment, field for field in `toPayment`'s order. */
-export function pageItem(row: PageRow): Payment {
+/** The row as clients see the payment, field for field in `toPayment`'s order. */
+export function paymentFromTextRow(row: PaymentTextRow): Payment {
   return {
     id: row.id,
     externalId: row.externalId,
