@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoMicrosFromUtcText, isoMillisFromUtcText, isoMillisFromUtcTextOrNull } from "./utc-text";
+import { isoMicrosFromUtcText, isoMillisFromUtcText } from "./utc-text";
 
 describe("UTC timestamp text from PostgreSQL to ISO", () => {
   it("prints milliseconds as Date#toISOString does: padded, truncated, never rounded", () => {
@@ -21,10 +21,6 @@ describe("UTC timestamp text from PostgreSQL to ISO", () => {
     expect(isoMicrosFromUtcText("2026-11-22 12:00:00")).toBe("2026-11-22T12:00:00.000000Z");
     expect(isoMicrosFromUtcText("2026-11-22 12:00:00.1234")).toBe("2026-11-22T12:00:00.123400Z");
     expect(isoMicrosFromUtcText("2026-11-22 12:00:00.999999")).toBe("2026-11-22T12:00:00.999999Z");
-  });
-
-  it("passes null through", () => {
-    expect(isoMillisFromUtcTextOrNull(null)).toBeNull();
   });
 
   it("refuses text in another DateStyle or with an offset, rather than print a wrong time", () => {

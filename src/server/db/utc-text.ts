@@ -19,10 +19,6 @@ export function isoMicrosFromUtcText(text: string): string {
   return isoFromUtcText(text, 6);
 }
 
-export function isoMillisFromUtcTextOrNull(text: string | null): string | null {
-  return text === null ? null : isoFromUtcText(text, 3);
-}
-
 // Years 0001–9998 only (lib/iso-input.ts refuses the rest on input; created and updated times are now()).
 const UTC_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
 

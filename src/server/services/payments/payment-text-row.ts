@@ -1,7 +1,6 @@
 import type { KeysetPosition } from "@/lib/cursor";
-import { asJson } from "@/server/db/raw";
-import { isoMicrosFromUtcText, isoMillisFromUtcText, isoMillisFromUtcTextOrNull } from "@/server/db/utc-text";
-import type { Payment } from "./schemas";
+import { isoMicrosFromUtcText, isoMillisFromUtcText } from "@/server/db/utc-text";
+import { renderPayment, type Payment, type PaymentColumns } from "./schemas";
 
 /**
  * Payments read for GET /payment and GET /payment/{id} in hand-written SQL, for cheap rendering (BENCHMARKS.md,
@@ -47,49 +46,15 @@ export function pageSql(where: string): string {
 /** One payment by id (`$1`), only the merchant's own (`$2`). */
 export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2`;
 
-export interface PaymentTextRow {
-  id: string;
-  externalId: string;
-  amount: string;
-  currency: string;
-  status: Payment["status"];
-  reference: string | null;
-  invoiceId: string | null;
-  method: string | null;
-  network: string | null;
-  metadata: unknown;
-  occurredAt: string | null;
-  confirmedAt: string | null;
-  failedAt: string | null;
-  reconciledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  [column: string]: unknown;
-}
+/** A row of PAYMENT_COLUMNS: the payment's columns, the timestamps as PostgreSQL's UTC text. */
+export type PaymentTextRow = PaymentColumns<string> & Record<string, unknown>;
 
 /** The row's keyset position: its created time with every microsecond (db/keyset.ts), and its id. */
 export function pagePosition(row: PaymentTextRow): KeysetPosition {
   return { createdAt: isoMicrosFromUtcText(row.createdAt), id: row.id };
 }
 
-/** The row as clients see the payment, field for field in `toPayment`'s order. */
+/** The row as clients see the payment (both drivers hand `metadata`, jsonb, back parsed). */
 export function paymentFromTextRow(row: PaymentTextRow): Payment {
-  return {
-    id: row.id,
-    externalId: row.externalId,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    reference: row.reference,
-    invoiceId: row.invoiceId,
-    method: row.method,
-    network: row.network,
-    metadata: asJson<Payment["metadata"]>(row.metadata),
-    occurredAt: isoMillisFromUtcTextOrNull(row.occurredAt),
-    confirmedAt: isoMillisFromUtcTextOrNull(row.confirmedAt),
-    failedAt: isoMillisFromUtcTextOrNull(row.failedAt),
-    reconciledAt: isoMillisFromUtcTextOrNull(row.reconciledAt),
-    createdAt: isoMillisFromUtcText(row.createdAt),
-    updatedAt: isoMillisFromUtcText(row.updatedAt),
-  };
+  return renderPayment(row, isoMillisFromUtcText);
 }
