@@ -106,8 +106,9 @@ describe("GET /payment", () => {
     expect((await list({ limit: "2" })).body.data).toHaveLength(2);
   });
 
-  it("renders every payment exactly as GET /payment/{id} does, byte for byte, filtered or not", async () => {
-    // List items are rendered from PostgreSQL's UTC text (page-row.ts), GET from Dates (toPayment): edge values must agree.
+  it("renders every payment, in the list and by id, byte for byte as confirm and webhooks do (toPayment)", async () => {
+    // The two reads print times from PostgreSQL's UTC text (payment-text-row.ts), everything else from Dates
+    // (toPayment): edge values must agree.
     const merchant = await registerTestMerchant(api);
     const id = newId("payment");
     await runtime.database.db.insert(payments).values({
