@@ -19,7 +19,7 @@ export function isoMicrosFromUtcText(text: string): string {
   return isoFromUtcText(text, 6);
 }
 
-// Years 0001–9998 only (lib/iso-input.ts refuses the rest on input; created and updated times are now()).
+// Four-digit years only: input takes 0100–9998 (lib/iso-input.ts), and created and updated times are now().
 const UTC_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
 
 function isoFromUtcText(text: string, digits: 3 | 6): string {
