@@ -2,9 +2,10 @@ import { z } from "zod";
 
 /**
  * An ISO 8601 instant or day the database can store and give back unchanged: years 100–9998 in UTC.
- * - Below 100: the drivers hand timestamps over as PostgreSQL's text (`0049-06-01 00:00:00+00`), and
- *   `new Date()` reads a year under 100 in that form as 19xx or 20xx — a payment confirmed as occurring in
- *   0049 came back as 2049. (Below 1, PostgreSQL has no year 0 and the query failed with a 500.)
+ * - Below 100: no payment happened then, so such a year is a mistake. The bound was first set because the
+ *   drivers' `new Date(text)` read 0049 back as 2049; timestamps are now read by `db/pg-timestamp.ts`, which
+ *   reads every year as written, and the bound stays as a plausibility check. (Below 1, PostgreSQL has no
+ *   year 0 and the query failed with a 500.)
  * - Above 9998: a JS Date past 9999 prints as `+010000-…`, which PostgreSQL cannot parse; a bound one day
  *   further (an exclusive end) must still fit.
  */

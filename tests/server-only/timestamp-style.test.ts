@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
@@ -85,5 +85,11 @@ describe("timestamps when the database defaults to another DateStyle and TimeZon
     const single = await api.get(`/payment/${older}`, { key: merchant.apiKey });
     expect(single.status).toBe(200);
     expect(JSON.stringify(second.body.data[0])).toBe(single.text);
+  });
+
+  it("drizzle's columns read the session's +13:45 offset into the right instant", async () => {
+    const [row] = await handle.db.select().from(payments).where(eq(payments.externalId, "style-older"));
+    expect(row!.occurredAt!.toISOString()).toBe("2026-02-28T23:59:59.999Z");
+    expect(row!.createdAt.toISOString()).toBe("2026-03-01T10:00:00.000Z");
   });
 });

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { dateFromPgText } from "./pg-timestamp";
 import { rowsOf } from "./rows";
 import type { Executor } from "./types";
 
@@ -9,8 +10,8 @@ import type { Executor } from "./types";
  *
  * On the root database the statement goes straight to the driver: postgres.js prepares it once per
  * connection (a named prepared statement, keyed by its text), PGlite runs it as is. Inside a transaction it
- * goes through drizzle's `execute`. Column values come back as each driver parses them: timestamps as `Date`
- * or as PostgreSQL text, json as parsed values — read them with `asDate` / `asJson`.
+ * goes through drizzle's `execute`. Timestamps come back as PostgreSQL's text, json as each driver parses it —
+ * read them with `asDate` / `asJson`.
  */
 export type RawParam = string | number | null;
 
@@ -18,8 +19,13 @@ interface PostgresJsClient {
   unsafe(query: string, params: RawParam[], options: { prepare: boolean }): Promise<Record<string, unknown>[]>;
 }
 interface PGliteClient {
-  query(query: string, params: RawParam[]): Promise<{ rows: Record<string, unknown>[] }>;
+  query(query: string, params: RawParam[], options: { parsers: Record<number, (text: string) => unknown> }): Promise<{ rows: Record<string, unknown>[] }>;
 }
+
+// PGlite's own timestamp parser is `new Date(text)`, which misreads the years below 100 (db/pg-timestamp.ts):
+// hand the text over as postgres.js under drizzle does, for `asDate` to read.
+const asText = (text: string) => text;
+const PGLITE_TEXT_TIMESTAMPS = { parsers: { 1114: asText, 1184: asText } };
 
 export async function queryRows<T extends Record<string, unknown>>(db: Executor, text: string, params: RawParam[]): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client;
@@ -27,7 +33,7 @@ export async function queryRows<T extends Record<string, unknown>>(db: Executor,
     return [...(await (client as PostgresJsClient).unsafe(text, params, { prepare: true }))] as T[];
   }
   if (client && typeof (client as PGliteClient).query === "function") {
-    return (await (client as PGliteClient).query(text, params)).rows as T[];
+    return (await (client as PGliteClient).query(text, params, PGLITE_TEXT_TIMESTAMPS)).rows as T[];
   }
   return [...rowsOf<T>(await db.execute(toDrizzleSql(text, params)))];
 }
@@ -45,9 +51,9 @@ function toDrizzleSql(text: string, params: RawParam[]): SQL {
   return sql.join(chunks);
 }
 
-/** A timestamp column as a Date, whichever way the driver returned it. */
+/** A timestamp column as a Date, whichever way the driver returned it (text is read by `dateFromPgText`). */
 export function asDate(value: unknown): Date {
-  return value instanceof Date ? value : new Date(value as string);
+  return value instanceof Date ? value : dateFromPgText(value as string);
 }
 
 export function asDateOrNull(value: unknown): Date | null {
