@@ -5,6 +5,7 @@
  * 20-row list. The VM's speed drifts by tens of percent within minutes here, so only such pairs compare.
  *
  *   node --import tsx bench/tools/ab-builds.ts <other checkout> [rounds=4] [seconds=8]
+ *   AB_CASES="floor constant,GET /payment"   (optional: only these cases, by name)
  *
  * Prints req/s and server CPU µs per request of each build, per round, and the medians.
  */
@@ -43,11 +44,15 @@ try {
   const [payment] = await database.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} limit 1`;
   const paymentId = payment!.id;
   const auth = { authorization: `Bearer ${merchant.apiKey}`, "x-bench-merchant": merchant.id };
-  const cases = [
+  const allCases = [
+    { name: "floor constant", path: "/api/bench/constant" },
     { name: "floor GET", path: `/api/bench/payment/${paymentId}` },
     { name: "GET /payment/{id}", path: `/api/v1/payment/${paymentId}` },
     { name: "GET /payment", path: "/api/v1/payment" },
   ];
+  // AB_CASES="floor constant,floor GET" picks cases by name; all four by default.
+  const picked = process.env.AB_CASES?.split(",").map((name) => name.trim());
+  const cases = picked ? allCases.filter(({ name }) => picked.includes(name)) : allCases;
   const results = new Map<string, { rps: number[]; cpu: number[] }>();
   for (const { name, path: urlPath } of cases) {
     for (const server of servers) {
