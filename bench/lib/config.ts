@@ -12,6 +12,8 @@ export const config = {
   /** Case 3. */
   soakSeconds: Number(process.env.BENCH_SOAK_SECONDS ?? (quick ? 6 : 60)),
   soakConnections: Number(process.env.BENCH_SOAK_CONNECTIONS ?? 128),
+  /** Seconds of the same mix before the measured run (not counted). */
+  soakWarmupSeconds: Number(process.env.BENCH_SOAK_WARMUP ?? (quick ? 2 : 10)),
   /** Case 4: payments of the one merchant, and the depth whose page is compared with page 1. */
   pagingRows: Number(process.env.BENCH_PAGING_ROWS ?? (quick ? 20_000 : 1_000_000)),
   pagingDepth: Number(process.env.BENCH_PAGING_DEPTH ?? (quick ? 18_000 : 900_000)),
