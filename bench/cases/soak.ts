@@ -49,7 +49,7 @@ export async function caseSoak(ctx: BenchContext) {
   // (seen: 244 → 513 req/s over the first five seconds), which flatters last / first.
   if (config.soakWarmupSeconds > 0) await runLoad(mix(config.soakWarmupSeconds), { servers: {} });
   const rssBefore = rssMb(ctx.next.pid);
-  const background = samplePgActivity(ctx.db.sql);
+  const background = samplePgActivity(ctx.db.sql, ctx.next.pid);
   const result = await runLoad(mix(config.soakSeconds), ctx.targets(ctx.next));
   const pg = await background.stop();
   const seconds = result.perSecond ?? [];
@@ -62,6 +62,12 @@ export async function caseSoak(ctx: BenchContext) {
   const stable = last / first;
   const rssAfter = rssMb(ctx.next.pid);
   const windows = Array.from({ length: Math.floor(whole.length / 10) }, (_, i) => round(sum(whole.slice(i * 10, i * 10 + 10)) / 10));
+  // Per window: the server's CPU per request (did a request get costlier?) and the machine's busy share (did
+  // the machine have CPU to spare?). The samples run beside autocannon's buckets, so a window may be off by a second.
+  const perWindow = (value: (second: PgSecond) => number) =>
+    windows.map((_, i) => sum(pg.slice(i * 10, i * 10 + 10).map(value)));
+  const serverUsPerRequest = perWindow((second) => second.serverCpu).map((cpu, i) => round((cpu * 1e6) / (windows[i]! * 10)));
+  const machineBusyShare = perWindow((second) => second.machineBusy).map((busy) => round((busy / 10 / 2) * 100));
   const trend = trendPerMinute(whole);
   report.table(
     ["req/s overall", `first ${window} s`, `last ${window} s`, "last / first", "p50 ms", "p99 ms", "5xx", "errors", "timeouts", "non-2xx", "CPU µs/req server", "CPU µs/req postgres"],
@@ -86,6 +92,10 @@ export async function caseSoak(ctx: BenchContext) {
       `${trend >= 0 ? "+" : ""}${round(trend * 100, 1)} % a minute. Server RSS ${rssBefore} → ${rssAfter} MB. ` +
       `Warm-up before it: ${config.soakWarmupSeconds} s of the same mix.`,
   );
+  report.text(
+    `Each 10 s, server CPU µs per request: ${serverUsPerRequest.join(", ")}; machine busy (2 cores = 100 %): ` +
+      `${machineBusyShare.map((share) => `${share} %`).join(", ")}.`,
+  );
   // The throughput beside what PostgreSQL did in the background: a checkpoint makes the writes after it carry
   // full-page images (more WAL per confirm), and an autovacuum takes CPU from the two cores everything shares.
   const marks = (pick: (second: PgSecond) => boolean) =>
@@ -101,7 +111,7 @@ export async function caseSoak(ctx: BenchContext) {
     `${round(stable, 2)}; 5xx ${result.status5xx}, timeouts ${result.timeouts}, errors ${result.errors}`,
     met,
   );
-  report.data.soak = { ...result, first, last, stable, full, pg, windows, trend, rssBefore, rssAfter };
+  report.data.soak = { ...result, first, last, stable, full, pg, windows, trend, rssBefore, rssAfter, serverUsPerRequest, machineBusyShare };
 }
 
 /** The slope of the least-squares line through the per-second throughput, as a fraction of the mean per minute. */
