@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { config } from "../lib/config";
 import { baseUrl, routeExists, type BenchContext } from "../lib/context";
 import { runLoad } from "../lib/load";
-import { samplePgActivity, type PgSecond } from "../lib/pg-activity";
+import { sampleActivity, type ActivitySecond } from "../lib/activity";
 import { round } from "../lib/stats";
 
 /**
@@ -49,9 +49,9 @@ export async function caseSoak(ctx: BenchContext) {
   // (seen: 244 → 513 req/s over the first five seconds), which flatters last / first.
   if (config.soakWarmupSeconds > 0) await runLoad(mix(config.soakWarmupSeconds), { servers: {} });
   const rssBefore = rssMb(ctx.next.pid);
-  const background = samplePgActivity(ctx.db.sql, ctx.next.pid);
+  const background = sampleActivity(ctx.db.sql, ctx.next.pid);
   const result = await runLoad(mix(config.soakSeconds), ctx.targets(ctx.next));
-  const pg = await background.stop();
+  const activity = await background.stop();
   const seconds = result.perSecond ?? [];
   // Whole seconds only: the last bucket is partial.
   const whole = seconds.slice(0, Math.max(0, Math.floor(config.soakSeconds)));
@@ -64,8 +64,8 @@ export async function caseSoak(ctx: BenchContext) {
   const windows = Array.from({ length: Math.floor(whole.length / 10) }, (_, i) => round(sum(whole.slice(i * 10, i * 10 + 10)) / 10));
   // Per window: the server's CPU per request (did a request get costlier?) and the machine's busy share (did
   // the machine have CPU to spare?). The samples run beside autocannon's buckets, so a window may be off by a second.
-  const perWindow = (value: (second: PgSecond) => number) =>
-    windows.map((_, i) => sum(pg.slice(i * 10, i * 10 + 10).map(value)));
+  const perWindow = (value: (second: ActivitySecond) => number) =>
+    windows.map((_, i) => sum(activity.slice(i * 10, i * 10 + 10).map(value)));
   const serverUsPerRequest = perWindow((second) => second.serverCpu).map((cpu, i) => round((cpu * 1e6) / (windows[i]! * 10)));
   const machineBusyShare = perWindow((second) => second.machineBusy).map((busy) => round((busy / 10 / 2) * 100));
   const trend = trendPerMinute(whole);
@@ -98,12 +98,12 @@ export async function caseSoak(ctx: BenchContext) {
   );
   // The throughput beside what PostgreSQL did in the background: a checkpoint makes the writes after it carry
   // full-page images (more WAL per confirm), and an autovacuum takes CPU from the two cores everything shares.
-  const marks = (pick: (second: PgSecond) => boolean) =>
-    pg.flatMap((second, i) => (pick(second) && i < whole.length ? [i + 1] : [])).join(", ") || "none";
+  const marks = (pick: (second: ActivitySecond) => boolean) =>
+    activity.flatMap((second, i) => (pick(second) && i < whole.length ? [i + 1] : [])).join(", ") || "none";
   report.text(
     `PostgreSQL meanwhile: checkpoints begun in second ${marks((second) => second.checkpoints > 0)}; autovacuum ` +
       `running in second ${marks((second) => second.autovacuums > 0)}; WAL MB per second: ` +
-      pg.slice(0, whole.length).map((second) => round(second.walMb, 1)).join(" "),
+      activity.slice(0, whole.length).map((second) => round(second.walMb, 1)).join(" "),
   );
   const met = stable >= 0.9 && result.status5xx === 0 && result.timeouts === 0 && result.errors === 0;
   report.target(
@@ -111,7 +111,7 @@ export async function caseSoak(ctx: BenchContext) {
     `${round(stable, 2)}; 5xx ${result.status5xx}, timeouts ${result.timeouts}, errors ${result.errors}`,
     met,
   );
-  report.data.soak = { ...result, first, last, stable, full, pg, windows, trend, rssBefore, rssAfter, serverUsPerRequest, machineBusyShare };
+  report.data.soak = { ...result, first, last, stable, full, activity, windows, trend, rssBefore, rssAfter, serverUsPerRequest, machineBusyShare };
 }
 
 /** The slope of the least-squares line through the per-second throughput, as a fraction of the mean per minute. */

@@ -1,8 +1,8 @@
 import type postgres from "postgres";
 import { machineCpuSeconds, treeCpuSeconds } from "./proc";
 
-/** What PostgreSQL's background work was doing in one second of a run. */
-export interface PgSecond {
+/** What PostgreSQL's background work, the server and the machine did in one second of a run. */
+export interface ActivitySecond {
   /** Checkpoints begun since the previous sample (timed or requested). */
   checkpoints: number;
   /** Autovacuum workers running at the sample. */
@@ -20,8 +20,8 @@ export interface PgSecond {
  * so that a dip in throughput can be set beside a checkpoint, an autovacuum, a server that got costlier per
  * request, or a machine that got slower, rather than guessed at. One small query a second on its own connection.
  */
-export function samplePgActivity(sql: postgres.Sql, serverPid?: number): { stop(): Promise<PgSecond[]> } {
-  const seconds: PgSecond[] = [];
+export function sampleActivity(sql: postgres.Sql, serverPid?: number): { stop(): Promise<ActivitySecond[]> } {
+  const seconds: ActivitySecond[] = [];
   let previous: { checkpoints: number; lsn: bigint; server: number; machine: number } | null = null;
   let running = true;
   const sample = async () => {
