@@ -13,8 +13,7 @@ describe("ISO inputs the database can store", () => {
     expect(isoDayInput().safeParse("0000-06-01").success).toBe(false);
   });
 
-  it("refuses years below 100, which JavaScript reads back from PostgreSQL's text as 19xx or 20xx", () => {
-    expect(new Date("0049-06-01 00:00:00+00").getUTCFullYear()).toBe(2049); // why
+  it("refuses years below 100: no payment is that old", () => {
     expect(isoInstantInput({ offset: true }).safeParse("0049-06-01T00:00:00Z").success).toBe(false);
     expect(isoInstantInput({ offset: true }).safeParse("0099-12-31T23:59:59.999Z").success).toBe(false);
     expect(isoInstantInput({ offset: true }).safeParse("0100-01-01T00:00:00Z").success).toBe(true);

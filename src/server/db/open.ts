@@ -28,8 +28,8 @@ export async function openServerDatabase(url: string, options: { max?: number } 
   const client = postgres(url, {
     max: options.max ?? SERVER_POOL_SIZE,
     onnotice: () => {},
-    // Timestamps are read as PostgreSQL's text (db/utc-text.ts) and the driver parses its own the same way:
-    // both need the ISO style, whatever the server's or the database's default (a startup setting wins).
+    // Timestamps are read as PostgreSQL's text (db/utc-text.ts for the payment reads, db/pg-timestamp.ts for the
+    // rest): both need the ISO style, whatever the server's or the database's default (a startup setting wins).
     connection: { DateStyle: "ISO, MDY" },
   });
   const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;

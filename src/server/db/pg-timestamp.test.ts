@@ -3,6 +3,7 @@ import { dateFromPgText } from "./pg-timestamp";
 
 describe("PostgreSQL timestamptz text to a Date", () => {
   it("reads every year as written, the ones below 100 included (new Date() reads 0049 as 2049)", () => {
+    expect(new Date("0049-06-01 00:00:00+00").getUTCFullYear()).toBe(2049); // why this parser exists
     for (const [text, iso] of [
       ["0001-01-01 00:00:00+00", "0001-01-01T00:00:00.000Z"],
       ["0049-06-01 00:00:00+00", "0049-06-01T00:00:00.000Z"],

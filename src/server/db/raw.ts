@@ -51,9 +51,12 @@ function toDrizzleSql(text: string, params: RawParam[]): SQL {
   return sql.join(chunks);
 }
 
-/** A timestamp column as a Date, whichever way the driver returned it (text is read by `dateFromPgText`). */
+/**
+ * A timestamp column (PostgreSQL's text, as `queryRows` hands it over) as a Date. A `Date` here would have been
+ * made by a driver's `new Date(text)`, the misreading `dateFromPgText` exists for: it fails instead of passing.
+ */
 export function asDate(value: unknown): Date {
-  return value instanceof Date ? value : dateFromPgText(value as string);
+  return dateFromPgText(value as string);
 }
 
 export function asDateOrNull(value: unknown): Date | null {

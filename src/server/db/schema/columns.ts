@@ -7,10 +7,10 @@ import { dateFromPgText } from "../pg-timestamp";
  * than drizzle's `timestamp(…, { mode: "date" })`, whose reader is `new Date(text)`: that reads the years below
  * 100 as 19xx/20xx (db/pg-timestamp.ts). The SQL type, and so the migrations, are the same.
  */
-const timestamptzType = customType<{ data: Date; driverData: string | Date }>({
+const timestamptzType = customType<{ data: Date; driverData: string }>({
   dataType: () => "timestamp with time zone",
-  // Both drivers hand drizzle the text (drizzle turns their timestamp parsers off); a Date is passed through.
-  fromDriver: (value) => (value instanceof Date ? value : dateFromPgText(value)),
+  // Both drivers hand drizzle the text (drizzle turns their timestamp parsers off).
+  fromDriver: dateFromPgText,
   toDriver: (value) => value.toISOString(),
 });
 
