@@ -7,7 +7,7 @@ import { config, AUTH_SECRET } from "../lib/config";
 import { registerMerchant, type BenchContext } from "../lib/context";
 import { ROOT } from "../lib/env";
 import { machineCpuSeconds, mainThreadCpuSeconds, sleep, startServer, treeCpuSeconds, type Server } from "../lib/proc";
-import { median, percentile, round, spread, fmtSpread } from "../lib/stats";
+import { median, percentile, ratioSpread, round, spread, fmtSpread } from "../lib/stats";
 
 const run = promisify(execFile);
 
@@ -81,7 +81,7 @@ export async function caseWebhooks(ctx: BenchContext) {
     const workerArrivalRates: number[] = [];
     const bareArrivalRates: number[] = [];
     const arrivalRate = async () => {
-      const at = Object.values((await (await fetch(`http://127.0.0.1:${receiver.port}/arrivals`)).json()) as Record<string, number>);
+      const at = Object.values(await arrivalsAt(receiver));
       return (at.length - 1) / ((Math.max(...at) - Math.min(...at)) / 1000);
     };
     // Round 0 warms both up (the worker's first claims and sends run cold: its first round was always the
@@ -151,7 +151,6 @@ export async function caseWebhooks(ctx: BenchContext) {
       bareCpu.push((bare.cpuSeconds * 1e6) / bare.sent);
       bareArrivalRates.push(await arrivalRate());
     }
-    const ratios = workerRates.map((rate, i) => rate / bareRates[i]!);
     report.table(
       ["", "per second median (min–max)", "CPU µs per delivery (sender)", "CPU µs per delivery (postgres)", "CPU µs per delivery (receiver)", "sender's main thread busy", "machine busy (2 cores = 100 %)"],
       [
@@ -159,11 +158,10 @@ export async function caseWebhooks(ctx: BenchContext) {
         ["bare POST loop", fmtSpread(spread(bareRates)), round(median(bareCpu)), "–", round(median(bareReceiverCpu)), `${round(median(bareMainBusy) * 100)} %`, `${round(median(bareBusy) * 100)} %`],
       ],
     );
-    const ratio = { median: median(workerRates) / median(bareRates), min: Math.min(...ratios), max: Math.max(...ratios), values: ratios };
+    const ratio = ratioSpread(workerRates, bareRates);
     report.target("5. worker ≥ 1,000 signed deliveries/s", fmtSpread(spread(workerRates)), median(workerRates) >= 1000);
     report.target("5. worker ≥ 0.5 × bare POST loop", fmtSpread(ratio, 2), ratio.median >= 0.5);
-    const arrivalRatios = workerArrivalRates.map((rate, i) => rate / bareArrivalRates[i]!);
-    const arrivalRatio = { median: median(workerArrivalRates) / median(bareArrivalRates), min: Math.min(...arrivalRatios), max: Math.max(...arrivalRatios), values: arrivalRatios };
+    const arrivalRatio = ratioSpread(workerArrivalRates, bareArrivalRates);
     report.text(
       `At the receiver, first to last arrival (the worker's figure above also holds the statement that releases the ` +
         `round's deliveries and up to 50 ms of polling for the last record): worker ${fmtSpread(spread(workerArrivalRates))}/s, ` +
@@ -179,6 +177,11 @@ export async function caseWebhooks(ctx: BenchContext) {
     await worker?.stop();
     await receiver.stop();
   }
+}
+
+/** When each webhook-id first reached the receiver since its last reset (epoch ms). */
+async function arrivalsAt(receiver: Server): Promise<Record<string, number>> {
+  return (await (await fetch(`http://127.0.0.1:${receiver.port}/arrivals`)).json()) as Record<string, number>;
 }
 
 /** N events with their pending deliveries in one statement, held back (next_attempt_at = infinity) until released. */
@@ -231,13 +234,12 @@ async function measureLag(ctx: BenchContext, merchantId: string, url: string, re
   await Promise.all(inFlight);
   const offered = total / ((Date.now() - started) / 1000);
   const deadline = Date.now() + 60_000;
-  let arrivals: Record<string, number> = {};
   for (;;) {
     const stats = (await (await fetch(`http://127.0.0.1:${receiver.port}/stats`)).json()) as { unique: number };
     if (stats.unique >= total || Date.now() > deadline) break;
     await sleep(200);
   }
-  arrivals = (await (await fetch(`http://127.0.0.1:${receiver.port}/arrivals`)).json()) as Record<string, number>;
+  const arrivals = await arrivalsAt(receiver);
   const lags = [...committed].flatMap(([id, at]) => (arrivals[id] === undefined ? [] : [arrivals[id]! - at]));
   const missing = total - lags.length;
   const p50 = percentile(lags, 50);

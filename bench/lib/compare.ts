@@ -1,6 +1,6 @@
 import { config } from "./config";
 import { runLoad, type CpuTargets, type LoadResult, type LoadSpec } from "./load";
-import { median, spread, type Spread } from "./stats";
+import { median, ratioSpread, spread, type Spread } from "./stats";
 
 export interface Variant {
   name: string;
@@ -65,6 +65,8 @@ export function summarize(name: string, results: LoadResult[]): VariantSummary {
 
 /** Ratio of medians, with the range of per-round ratios (round i of A against round i of B). */
 export function ratio(a: VariantSummary, b: VariantSummary): Spread {
-  const perRound = a.runs.map((run, i) => run.rps / (b.runs[i]?.rps ?? NaN));
-  return { median: a.rps.median / b.rps.median, min: Math.min(...perRound), max: Math.max(...perRound), values: perRound };
+  return ratioSpread(
+    a.runs.map((run) => run.rps),
+    b.runs.map((run) => run.rps),
+  );
 }

@@ -22,6 +22,12 @@ export function spread(values: number[]): Spread {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), values };
 }
 
+/** Ratio of medians, with the range of per-round ratios (round i of `a` against round i of `b`). */
+export function ratioSpread(a: number[], b: number[]): Spread {
+  const perRound = a.map((value, i) => value / (b[i] ?? NaN));
+  return { median: median(a) / median(b), min: Math.min(...perRound), max: Math.max(...perRound), values: perRound };
+}
+
 export const round = (value: number, digits = 0) => {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
