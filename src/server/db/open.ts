@@ -33,7 +33,8 @@ export async function openServerDatabase(url: string, options: { max?: number } 
     connection: { DateStyle: "ISO, MDY" },
   });
   const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;
-  return { db, kind: "server", close: () => client.end({ timeout: 5 }) };
+  const listen = async (channel: string, onNotify: () => void) => (await client.listen(channel, onNotify)).unlisten;
+  return { db, kind: "server", listen, close: () => client.end({ timeout: 5 }) };
 }
 
 /**
@@ -54,7 +55,11 @@ export async function openEmbeddedDatabase(dataDir: string | undefined): Promise
   }
   const db = drizzle({ client, schema }) as unknown as Database;
   await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db, kind: "embedded", close: () => client.close() };
+  const listen = async (channel: string, onNotify: () => void) => {
+    const unlisten = await client.listen(channel, onNotify);
+    return () => unlisten();
+  };
+  return { db, kind: "embedded", listen, close: () => client.close() };
 }
 
 export function openDatabase(config: { DATABASE_URL?: string; DATA_DIR: string }): Promise<DatabaseHandle> {

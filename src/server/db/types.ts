@@ -15,6 +15,11 @@ export type DatabaseKind = "embedded" | "server";
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /**
+   * LISTEN on a channel (a connection of its own on the server; the instance itself when embedded): `onNotify`
+   * runs for each notification; resolves with the way to stop listening. The webhook worker's wake-ups.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Closes the connection pool / embedded instance. */
   close(): Promise<void>;
 }

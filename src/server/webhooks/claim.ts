@@ -1,125 +1,107 @@
-import type { EventRow, WebhookDeliveryRow } from "@/server/db/schema";
-import { asDate, asDateOrNull, asJson, queryRows } from "@/server/db/raw";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpointBreakers, type WebhookDeliveryRow } from "@/server/db/schema";
+import { rowsOf } from "@/server/db/rows";
+import { withTransaction } from "@/server/db/transaction";
 import type { Executor } from "@/server/db/types";
+import { endpointKeySql as key } from "./endpoint-key";
 
 /** A delivery this worker holds until `leaseExpiresAt`; that value doubles as the fencing token. */
-export type ClaimedDelivery = WebhookDeliveryRow & {
-  leaseExpiresAt: Date;
-  nextAttemptAt: Date | null;
-  /**
-   * What the attempt needs, read by the claim statement itself (absent on deliveries claimed some other
-   * way, e.g. a test send; the attempt then reads them). `event` is null when the event is gone.
-   */
-  prefetched?: {
-    event: Pick<EventRow, "id" | "type" | "data" | "createdAt"> | null;
-    /** The merchant's usable secrets, sealed, current first (as `loadSigningSecrets` orders them). */
-    secretCiphertexts: string[];
-  };
-};
+export type ClaimedDelivery = WebhookDeliveryRow & { leaseExpiresAt: Date };
+
+/** Any fixed number: the transaction-level advisory lock that takes the claims of every worker in turn. */
+const CLAIM_LOCK_ID = 724_011_3002;
 
 /*
- * One statement: pick due rows (expired leases of dead workers first, then pending rows oldest first, each
- * from its own partial index so neither scans the whole backlog), lock them (FOR UPDATE SKIP LOCKED: any
- * number of workers may run this at once without waiting on each other or claiming the same row), lease
- * them, and return them with their event and the merchant's secrets. The secrets are read by this statement,
- * so a rotation committed before the claim is what the attempt signs with.
+ * The claim, in one statement (docs/webhooks.md, "Delivery isolation"):
+ * - `endpoints`: every endpoint with pending rows, found by skipping through the endpoint-due index one probe
+ *   per endpoint (a loose index scan), so one endpoint's backlog of thousands costs one probe, not a read of it;
+ * - `shares`: how many more of its deliveries each endpoint may have in flight: the per-endpoint bound (1 while
+ *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
+ * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn;
+ * - `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
+ * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
+ * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
  */
-const claimSql = (withExpired: boolean, bounded: boolean) => `
-with expired as (
-  select id from webhook_deliveries
-  where ${withExpired ? "" : "false and "}status = 'delivering' and lease_expires_at <= $1::timestamptz
-  order by lease_expires_at
-  limit $3::int
-  for update skip locked
-), due as (
-  select id from webhook_deliveries
-  where status = 'pending' and next_attempt_at <= $1::timestamptz${bounded ? " and next_attempt_at >= $4::timestamptz" : ""}
-  order by next_attempt_at
-  limit $3::int
-  for update skip locked
-), picked as (
-  select id from expired
+const claimStatement = (input: { now: string; lease: string; limit: number; perEndpoint: number }) => sql`
+with recursive endpoints as (
+  (select ${key("d")} from ${webhookDeliveries} d where d.status = 'pending' order by ${key("d")} limit 1)
   union all
-  select id from due
-  limit $3::int
-), claimed as (
-  update webhook_deliveries d
-  set status = 'delivering', lease_expires_at = $2::timestamptz, updated_at = $1::timestamptz
-  from picked
-  where d.id = picked.id
-  returning d.*
+  select n.* from endpoints e cross join lateral (
+    select ${key("d")} from ${webhookDeliveries} d
+    where d.status = 'pending' and (${key("d")}) > (${key("e")})
+    order by ${key("d")} limit 1
+  ) n
+), busy as (
+  select ${key("d")}, count(*)::int as n from ${webhookDeliveries} d
+  where d.status = 'delivering' and d.lease_expires_at > ${input.now}::text::timestamptz
+  group by ${key("d")}
+), shares as (
+  select ${key("e")},
+    (case when b.open_until is null then ${input.perEndpoint}::int
+          when b.open_until <= ${input.now}::text::timestamptz then 1
+          else 0 end) - coalesce(busy.n, 0) as share
+  from endpoints e
+  left join ${webhookEndpointBreakers} b on (${key("b")}) = (${key("e")})
+  left join busy on (${key("busy")}) = (${key("e")})
+), candidates as (
+  select c.id, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn
+  from shares s cross join lateral (
+    select d.id, d.next_attempt_at from ${webhookDeliveries} d
+    where d.status = 'pending' and (${key("d")}) = (${key("s")}) and d.next_attempt_at <= ${input.now}::text::timestamptz
+    order by d.next_attempt_at, d.id
+    limit s.share
+  ) c
+  where s.share > 0
+), picked as (
+  select d.id from ${webhookDeliveries} d join candidates c on c.id = d.id
+  where d.status = 'pending'
+  order by c.turn, c.next_attempt_at, c.id
+  limit ${input.limit}::int
+  for update of d skip locked
 )
-select c.*,
-  e.id as event_row_id, e.type as event_type, e.data as event_data, e.created_at as event_created_at,
-  (select coalesce(json_agg(s.secret_ciphertext order by s.expires_at is not null, s.created_at desc, s.id desc), '[]'::json)
-     from webhook_secrets s
-     where s.merchant_id = c.merchant_id and (s.expires_at is null or s.expires_at > $1::timestamptz)) as secret_ciphertexts
-from claimed c
-left join events e on e.id = c.event_id and e.merchant_id = c.merchant_id
-order by c.next_attempt_at`;
-const CLAIM_SQL = claimSql(true, false);
-const CLAIM_DUE_SQL = claimSql(false, false);
-const CLAIM_DUE_FROM_SQL = claimSql(false, true);
+update ${webhookDeliveries} d
+set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
+from picked
+where d.id = picked.id
+returning d.id`;
 
 /**
- * Claims up to `limit` due deliveries: pending ones whose time has come, and `delivering` ones whose lease
- * ran out (their worker died mid-attempt). The lease makes the claim outlive the statement, and expire if the
- * claimant does.
+ * Claims up to `limit` due deliveries, fairly across endpoints and within each endpoint's bound, and leases them
+ * for `leaseMs`. The lease makes the claim outlive the statement, and expire if the claimant dies
+ * (`releaseExpiredLeases` hands such rows back).
  */
 export async function claimDueDeliveries(
   db: Executor,
-  input: {
-    limit: number;
-    leaseMs: number;
-    now: Date;
-    /**
-     * Look for expired leases too (default). The worker does so once a second rather than on every claim:
-     * the lease index keeps an entry for every claim ever made until vacuum, and under load walking its
-     * expired end on every claim cost more than the rest of the claim.
-     */
-    expired?: boolean;
-    /**
-     * Only pending rows due at or after this time (with `expired: false`). Every claim and record leaves a dead
-     * entry at the old end of the due index until VACUUM, and an unbounded claim steps over all of them; the
-     * worker passes a bound just below what it claimed last, and claims without one once a second, which
-     * picks up anything the bound passed over (BENCHMARKS.md, case 5).
-     */
-    dueFrom?: Date;
-  },
+  input: { limit: number; leaseMs: number; now: Date; perEndpoint: number },
 ): Promise<ClaimedDelivery[]> {
-  const { now } = input;
-  const leaseExpiresAt = new Date(now.getTime() + input.leaseMs);
-  const bounded = input.expired === false && input.dueFrom !== undefined;
-  const text = bounded ? CLAIM_DUE_FROM_SQL : input.expired === false ? CLAIM_DUE_SQL : CLAIM_SQL;
-  const params = [now.toISOString(), leaseExpiresAt.toISOString(), input.limit, ...(bounded ? [input.dueFrom!.toISOString()] : [])];
-  const rows = await queryRows(db, text, params);
-  return rows.map((row) => ({
-    id: row.id as string,
-    merchantId: row.merchant_id as string,
-    eventId: row.event_id as string,
-    url: row.url as string,
-    status: row.status as WebhookDeliveryRow["status"],
-    attemptCount: Number(row.attempt_count),
-    nextAttemptAt: asDateOrNull(row.next_attempt_at),
-    nextTrigger: row.next_trigger as WebhookDeliveryRow["nextTrigger"],
-    leaseExpiresAt,
-    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
-    lastError: row.last_error as string | null,
-    deliveredAt: asDateOrNull(row.delivered_at),
-    failedAt: asDateOrNull(row.failed_at),
-    createdAt: asDate(row.created_at),
-    updatedAt: asDate(row.updated_at),
-    prefetched: {
-      event:
-        row.event_row_id === null || row.event_row_id === undefined
-          ? null
-          : {
-              id: row.event_row_id as string,
-              type: row.event_type as EventRow["type"],
-              data: asJson<EventRow["data"]>(row.event_data),
-              createdAt: asDate(row.event_created_at),
-            },
-      secretCiphertexts: asJson<string[]>(row.secret_ciphertexts),
-    },
-  }));
+  if (input.limit <= 0) return [];
+  const statement = claimStatement({
+    now: input.now.toISOString(),
+    lease: new Date(input.now.getTime() + input.leaseMs).toISOString(),
+    limit: input.limit,
+    perEndpoint: input.perEndpoint,
+  });
+  const ids = await withTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
+    // The one raw result the worker reads: ids (text). Everything else comes back through drizzle's columns.
+    return rowsOf<{ id: string }>(await tx.execute(statement)).map((row) => row.id);
+  });
+  if (ids.length === 0) return [];
+  const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+  return rows
+    .filter((row): row is ClaimedDelivery => row.status === "delivering" && row.leaseExpiresAt !== null)
+    .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0));
+}
+
+/**
+ * Hands the deliveries of workers that died mid-attempt back to the queue (`delivering` past its lease →
+ * `pending`, keeping its due time and attempt count), where the next claim takes them fairly like any other.
+ */
+export async function releaseExpiredLeases(db: Executor, now: Date): Promise<number> {
+  const released = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", leaseExpiresAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.status, "delivering"), lte(webhookDeliveries.leaseExpiresAt, now)))
+    .returning({ id: webhookDeliveries.id });
+  return released.length;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, gt, inArray, isNull, or } from "drizzle-orm";
 import { openSecret, WEBHOOK_SECRET_PURPOSE } from "@/server/crypto/secret-box";
 import { webhookSecrets } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
@@ -14,22 +14,34 @@ export async function loadSigningSecrets(
   db: Executor,
   input: { merchantId: string; now: Date; authSecret: string },
 ): Promise<string[]> {
+  const secrets = await loadSigningSecretsOf(db, { merchantIds: [input.merchantId], now: input.now, authSecret: input.authSecret });
+  return secrets.get(input.merchantId) ?? [];
+}
+
+/** `loadSigningSecrets` for several merchants in one query (the worker's claimed batch), by merchant id. */
+export async function loadSigningSecretsOf(
+  db: Executor,
+  input: { merchantIds: readonly string[]; now: Date; authSecret: string },
+): Promise<Map<string, string[]>> {
   const rows = await db
-    .select({ ciphertext: webhookSecrets.secretCiphertext, expiresAt: webhookSecrets.expiresAt })
+    .select({ merchantId: webhookSecrets.merchantId, ciphertext: webhookSecrets.secretCiphertext, expiresAt: webhookSecrets.expiresAt })
     .from(webhookSecrets)
     .where(
       and(
-        eq(webhookSecrets.merchantId, input.merchantId),
+        inArray(webhookSecrets.merchantId, [...new Set(input.merchantIds)]),
         or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, input.now)),
       ),
     )
     .orderBy(desc(webhookSecrets.createdAt), desc(webhookSecrets.id));
   // Current (no expiry) first, whatever the clock says about creation order.
   rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
-  return openSigningSecrets(
-    rows.map((row) => row.ciphertext),
-    input.authSecret,
-  );
+  const byMerchant = new Map<string, string[]>();
+  for (const row of rows) {
+    const secrets = byMerchant.get(row.merchantId) ?? [];
+    secrets.push(...openSigningSecrets([row.ciphertext], input.authSecret));
+    byMerchant.set(row.merchantId, secrets);
+  }
+  return byMerchant;
 }
 
 /*

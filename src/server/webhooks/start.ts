@@ -1,6 +1,6 @@
 import type { Runtime } from "@/server/runtime";
 import type { DeliveryDeps } from "./attempt";
-import { startWebhookWorker, type WebhookWorker, type WorkerOptions } from "./worker";
+import { startWebhookWorker, WORKER_DEFAULTS, type WebhookWorker, type WorkerOptions } from "./worker";
 
 /** The delivery dependencies of a runtime: its database, logger, clock and webhook configuration. */
 export function deliveryDepsFor(runtime: Runtime, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
@@ -21,9 +21,9 @@ export function startWorkerFor(
   runtime: Runtime,
   options: WorkerOptions & { deps?: Partial<DeliveryDeps> } = {},
 ): WebhookWorker {
-  const worker = startWebhookWorker(deliveryDepsFor(runtime, options.deps), options);
+  const worker = startWebhookWorker(deliveryDepsFor(runtime, options.deps), { listen: runtime.database.listen, ...options });
   runtime.onClose(() => worker.stop());
-  runtime.log.info({ concurrency: options.concurrency }, "webhook worker started");
+  runtime.log.info({ concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency }, "webhook worker started");
   return worker;
 }
 

@@ -1,101 +1,64 @@
 import { unredacted } from "@/server/log";
-import { claimDueDeliveries, type ClaimedDelivery } from "./claim";
-import { attemptDelivery, createAttemptRecorder, type DeliveryDeps } from "./attempt";
+import { attemptDelivery, loadDeliveries, type DeliveryDeps, type LoadedDelivery } from "./attempt";
+import { claimDueDeliveries, releaseExpiredLeases } from "./claim";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
+import { createAttemptRecorder } from "./record";
+import { WAKE_CHANNEL } from "./wake";
+
+/** Subscribes to a notification channel; resolves with the way to unsubscribe (the database handle's `listen`). */
+export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
 
 export interface WorkerOptions {
-  /** Attempts in flight at once (per process). */
+  /** Requests in flight at once in this process: sized for network waits, not CPU. */
   concurrency?: number;
-  /** How often to look for due deliveries when there is nothing to do. */
+  /** Deliveries of one endpoint in flight at once, across every worker on the database. */
+  perEndpoint?: number;
+  /** How often to look for due deliveries when nothing wakes the worker. */
   pollIntervalMs?: number;
   /** How long a claim holds; must outlast the longest attempt (DNS + connect + 15 s). */
   leaseMs?: number;
+  /** Wakes the worker when a delivery becomes due (wake.ts); without it, the worker only polls. */
+  listen?: Listen;
 }
 
-/** How often a worker's claim is a full one: expired leases too, and due rows without a lower bound. */
-const FULL_CLAIM_MS = 1_000;
-const DUE_FROM_SLACK_MS = 1_000;
+export const WORKER_DEFAULTS = { concurrency: 256, perEndpoint: 16, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
 
-export const WORKER_DEFAULTS = { concurrency: 8, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
+/** How often a worker hands the deliveries of dead workers (expired leases) back to the queue. */
+const RELEASE_EVERY_MS = 1_000;
 
 export interface WebhookWorker {
-  /** Look for due deliveries now instead of at the next poll (after a retry or an enqueue in this process). */
-  wake(): void;
   /** Stops claiming, waits for the attempts in flight to be recorded, then resolves. */
   stop(): Promise<void>;
 }
 
 /**
- * The outbox worker: a loop that claims due deliveries (bounded by `concurrency`), attempts each and
- * records the result. Any number of these may run against one database, in web processes and in
- * `npm run worker` processes alike; the claim query keeps them from delivering one row twice.
+ * The outbox worker: claims due deliveries (fairly across endpoints, within each endpoint's bound and breaker:
+ * claim.ts), attempts each and records the result. It claims again when woken — a delivery committed or
+ * retried anywhere (a notification), or one of its attempts ending — and otherwise once per poll interval. Any
+ * number of these may run against one database, in web processes and in `npm run worker` processes alike.
+ *
+ * Memory: at most `concurrency` attempts are open, each holding its request body and at most 16 KiB of the
+ * answer (http-sender.ts); an attempt keeps its slot until it is recorded, so a slow database slows claiming.
  */
 export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOptions = {}): WebhookWorker {
-  const { concurrency, pollIntervalMs, leaseMs } = { ...WORKER_DEFAULTS, ...options };
+  const { concurrency, perEndpoint, pollIntervalMs, leaseMs } = { ...WORKER_DEFAULTS, ...options };
   const longestAttempt = (baseDeps.send?.connectTimeoutMs ?? CONNECT_TIMEOUT_MS) + (baseDeps.send?.totalTimeoutMs ?? TOTAL_TIMEOUT_MS);
   if (leaseMs <= longestAttempt) {
     throw new Error(`The lease (${leaseMs} ms) must outlast the longest attempt (${longestAttempt} ms)`);
   }
   // Keep-alive connections and batched records for this worker's attempts; the pool closes when it stops.
   const ownAgents = baseDeps.agents ? null : createAgentPool();
-  const deps: DeliveryDeps = {
-    ...baseDeps,
-    agents: baseDeps.agents ?? ownAgents!,
-    recorder: baseDeps.recorder ?? createAttemptRecorder(baseDeps),
-  };
-  // Claim in batches: with a backlog, wait until a quarter of the slots are free rather than claim one
-  // delivery per statement as each attempt ends.
-  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
-  // Attempts not yet recorded (what `stop` waits for), and of those the ones whose request is still out:
-  // `concurrency` bounds the requests; an attempt being recorded frees its slot for the next claim. The
-  // recording backlog is bounded too (a slow database slows claiming down).
-  const inFlight = new Set<Promise<void>>();
+  const deps: DeliveryDeps = { ...baseDeps, agents: baseDeps.agents ?? ownAgents!, recorder: baseDeps.recorder ?? createAttemptRecorder(baseDeps) };
   // One line per attempt, of ids, codes and timings only (the receiver's answer is not logged): no redaction.
   const attemptLog = unredacted(deps.log);
-  let sending = 0;
-  const maxUnrecorded = 2 * concurrency;
-  const freeSlots = () => Math.max(0, Math.min(concurrency - sending, maxUnrecorded - inFlight.size));
+  const inFlight = new Set<Promise<void>>();
+  const alarm = createAlarm();
   let running = true;
-  let wakeUp: (() => void) | null = null;
-  let pendingWake = false;
-  let waitingForSlots = false;
-  let lastFullClaim = -Infinity;
-  let dueFrom: Date | undefined;
+  let lastRelease = -Infinity;
 
-  const wake = () => {
-    if (wakeUp) wakeUp();
-    else pendingWake = true;
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (pendingWake) {
-        pendingWake = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
-  const slotFreed = () => {
-    // Wake the loop when enough slots are free for a batch (or all of them, whatever the batch).
-    if (waitingForSlots && (freeSlots() >= claimBatch || sending === 0)) wake();
-  };
-  const run = (delivery: ClaimedDelivery) => {
-    sending++;
-    let sent = false;
-    const markSent = () => {
-      if (sent) return;
-      sent = true;
-      sending--;
-      slotFreed();
-    };
-    const task = attemptDelivery(deps, delivery, { sent: markSent })
+  const run = (loaded: LoadedDelivery) => {
+    const { delivery } = loaded;
+    const task = attemptDelivery(deps, loaded)
       .then(({ result, outcome }) => {
         attemptLog.info(
           { deliveryId: delivery.id, result, statusCode: outcome.statusCode, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs },
@@ -108,88 +71,79 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       })
       .finally(() => {
         inFlight.delete(task);
-        if (sent) slotFreed();
-        else markSent();
+        // A free slot, and its endpoint may take another delivery: claim again.
+        alarm.ring();
       });
     inFlight.add(task);
   };
 
+  /** Claims into the free slots and starts the attempts; true when it filled them (more may be due). */
+  const claimAndStart = async (): Promise<boolean> => {
+    const free = concurrency - inFlight.size;
+    if (free <= 0) return false;
+    const now = deps.now();
+    if (Math.abs(now.getTime() - lastRelease) >= RELEASE_EVERY_MS) {
+      await releaseExpiredLeases(deps.db, now);
+      lastRelease = now.getTime();
+    }
+    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint });
+    (await loadDeliveries(deps, claimed)).forEach(run);
+    return claimed.length === free;
+  };
+
   const loop = async () => {
     while (running) {
-      const free = freeSlots();
-      const claiming = free >= claimBatch || (free > 0 && sending === 0);
-      let claimed: ClaimedDelivery[] = [];
-      let claimFailed = false;
-      if (claiming) {
-        try {
-          const now = deps.now();
-          // Once a second: expired leases (a worker died mid-attempt; rare, and they wait a lease anyway) and
-          // every due row however old (no lower bound). In between, only rows due since just before the oldest
-          // one claimed last time: no walk over the dead index entries that everything already claimed leaves
-          // behind until VACUUM.
-          const full = now.getTime() - lastFullClaim >= FULL_CLAIM_MS || now.getTime() < lastFullClaim;
-          claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, expired: full, dueFrom: full ? undefined : dueFrom });
-          if (full) lastFullClaim = now.getTime();
-          const oldest = claimed.reduce<number | null>(
-            (min, delivery) => (delivery.nextAttemptAt && (min === null || delivery.nextAttemptAt.getTime() < min) ? delivery.nextAttemptAt.getTime() : min),
-            null,
-          );
-          // Slack for rows committed a little out of order (clocks of other processes, transactions in flight).
-          if (oldest !== null) dueFrom = new Date(oldest - DUE_FROM_SLACK_MS);
-        } catch (error) {
-          claimFailed = true;
-          deps.log.error({ err: error }, "claiming webhook deliveries failed");
-        }
+      let filled = false;
+      try {
+        filled = await claimAndStart();
+      } catch (error) {
+        deps.log.error({ err: error }, "claiming webhook deliveries failed");
       }
-      if (!running) {
-        // Claimed during shutdown: attempt them anyway rather than leave them to the lease.
-        claimed.forEach(run);
-        break;
-      }
-      claimed.forEach(run);
-      if (claiming && (claimFailed || claimed.length < free)) {
-        // Nothing more due now: wait for the next poll (or a wake-up: an enqueue or retry in this process).
-        waitingForSlots = false;
-        await sleep(pollIntervalMs);
-      } else if (!claiming || freeSlots() < claimBatch) {
-        // More may be due, but too few slots are free: wait until requests end (the poll bounds the wait).
-        waitingForSlots = true;
-        await sleep(pollIntervalMs);
-        waitingForSlots = false;
-      }
+      if (running && !filled) await alarm.sleep(pollIntervalMs);
     }
   };
+  const listening = options.listen?.(WAKE_CHANNEL, alarm.ring).catch((error: unknown) => {
+    deps.log.error({ err: error }, "listening for webhook wake-ups failed: polling only");
+    return null;
+  });
   const looping = loop();
 
   return {
-    wake,
     async stop() {
       running = false;
-      wakeUp?.();
+      alarm.ring();
       await looping;
+      const unlisten = await listening;
       await Promise.allSettled([...inFlight]);
+      await unlisten?.().catch(() => {});
       await ownAgents?.close();
     },
   };
 }
 
-/** Claims and attempts everything due now, until nothing is: for tests and one-shot runs. */
-export async function deliverDueNow(baseDeps: DeliveryDeps, options: { leaseMs?: number; concurrency?: number } = {}): Promise<number> {
-  const agents = baseDeps.agents ?? createAgentPool();
-  const deps: DeliveryDeps = { ...baseDeps, agents };
-  let total = 0;
-  try {
-    for (;;) {
-      const claimed = await claimDueDeliveries(deps.db, {
-        limit: options.concurrency ?? WORKER_DEFAULTS.concurrency,
-        leaseMs: options.leaseMs ?? WORKER_DEFAULTS.leaseMs,
-        now: deps.now(),
-      });
-      if (claimed.length === 0) return total;
-      await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
-      total += claimed.length;
-    }
-  } finally {
-    if (agents !== baseDeps.agents) await agents.close();
-  }
+/** A sleep that a `ring` ends early; a ring while nobody sleeps ends the next sleep at once (nothing is missed). */
+function createAlarm() {
+  let wakeUp: (() => void) | null = null;
+  let rung = false;
+  return {
+    ring: () => {
+      if (wakeUp) wakeUp();
+      else rung = true;
+    },
+    sleep: (ms: number) =>
+      new Promise<void>((resolve) => {
+        if (rung) {
+          rung = false;
+          resolve();
+          return;
+        }
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wakeUp = null;
+          resolve();
+        }
+        wakeUp = done;
+      }),
+  };
 }

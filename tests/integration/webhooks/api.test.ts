@@ -7,7 +7,7 @@ import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
 import { signatureHeaders, generateWebhookSecret } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";

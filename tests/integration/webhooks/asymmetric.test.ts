@@ -5,7 +5,7 @@ import { emitEvent } from "../../../src/server/services/events/emit";
 import { deliveryAsCurl } from "../../../src/server/services/webhooks/curl";
 import { generateSigningKey, parseSigningKey } from "../../../src/server/webhooks/asymmetric";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";

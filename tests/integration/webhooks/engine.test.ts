@@ -4,11 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliveryAttempts, webhookDeliveries } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
-import { attemptDelivery, createAttemptRecorder, recordAttempt } from "../../../src/server/webhooks/attempt";
-import { claimDueDeliveries } from "../../../src/server/webhooks/claim";
+import { attemptDelivery, loadDeliveries } from "../../../src/server/webhooks/attempt";
+import { claimDueDeliveries, releaseExpiredLeases, type ClaimedDelivery } from "../../../src/server/webhooks/claim";
+import { createAttemptRecorder } from "../../../src/server/webhooks/record";
 import { verifySignature } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow, startWebhookWorker } from "../../../src/server/webhooks/worker";
+import { startWebhookWorker } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
@@ -48,6 +50,17 @@ async function emit(data: Record<string, unknown> = { id: "pay_x", amount: "19.9
   });
   expect(deliveryId).toMatch(/^whd_/);
   return { event, deliveryId: deliveryId! };
+}
+
+/** Claims as a worker would (after handing back the leases of dead workers). */
+async function claim(limit: number, leaseMs: number) {
+  await releaseExpiredLeases(runtime.database.db, runtime.now());
+  return claimDueDeliveries(runtime.database.db, { limit, leaseMs, now: runtime.now(), perEndpoint: 16 });
+}
+
+async function attempt(claimed: ClaimedDelivery) {
+  const [loaded] = await loadDeliveries(deps(), [claimed]);
+  return attemptDelivery(deps(), loaded!);
 }
 
 async function delivery(id: string) {
@@ -156,17 +169,17 @@ describe("webhook delivery engine", () => {
     const { deliveryId } = await emit();
     const leaseMs = 30_000;
     // Worker A claims and "dies": it never records anything.
-    const [claimedByA] = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    const [claimedByA] = await claim(10, leaseMs);
     expect(claimedByA!.id).toBe(deliveryId);
-    expect(await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() })).toEqual([]);
+    expect(await claim(10, leaseMs)).toEqual([]);
 
     runtime.advanceTime(leaseMs + 1);
-    const [claimedByB] = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    const [claimedByB] = await claim(10, leaseMs);
     expect(claimedByB!.id).toBe(deliveryId);
-    expect((await attemptDelivery(deps(), claimedByB!)).result).toBe("delivered");
+    expect((await attempt(claimedByB!)).result).toBe("delivered");
 
     // Worker A was only slow, not dead: its late result must not overwrite B's.
-    const late = await recordAttempt(deps(), claimedByA!, {
+    const late = await createAttemptRecorder(deps()).record(claimedByA!, {
       ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "",
     }, runtime.now());
     expect(late).toBe("lease_lost");
@@ -247,16 +260,16 @@ describe("webhook delivery engine", () => {
     const first = await emit({ n: 1 });
     const second = await emit({ n: 2 });
     const leaseMs = 30_000;
-    const claimedByA = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs, now: runtime.now() });
+    const claimedByA = await claim(10, leaseMs);
     expect(claimedByA.map((row) => row.id).sort()).toEqual([first.deliveryId, second.deliveryId].sort());
     // A stalls past its lease; B takes the first delivery over and delivers it.
     runtime.advanceTime(leaseMs + 1);
-    const [claimedByB] = await claimDueDeliveries(runtime.database.db, { limit: 1, leaseMs, now: runtime.now() });
-    expect((await attemptDelivery(deps(), claimedByB!)).result).toBe("delivered");
+    const [claimedByB] = await claim(1, leaseMs);
+    expect((await attempt(claimedByB!)).result).toBe("delivered");
     const stale = claimedByA.find((row) => row.id === claimedByB!.id)!;
     const stillHeld = claimedByA.find((row) => row.id !== claimedByB!.id)!;
 
-    // A's two late results, recorded in the same tick, go into one statement.
+    // A's two late results, recorded in the same tick, go into one transaction.
     const recorder = createAttemptRecorder(deps());
     const failed = { ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "" } as const;
     const [staleResult, heldResult] = await Promise.all([
@@ -264,32 +277,32 @@ describe("webhook delivery engine", () => {
       recorder.record(stillHeld, failed, runtime.now()),
     ]);
     expect(staleResult).toBe("lease_lost");
-    // Its lease ran out but nobody took it over: the claim still holds.
-    expect(heldResult).toBe("pending");
+    // Its lease ran out and it went back to the queue (nobody took it yet): A's result moves it no more.
+    expect(heldResult).toBe("lease_lost");
     expect(await delivery(stale.id)).toMatchObject({ status: "delivered", attemptCount: 1, lastStatusCode: 200 });
-    expect(await delivery(stillHeld.id)).toMatchObject({ status: "pending", attemptCount: 1, lastStatusCode: 500 });
+    expect(await delivery(stillHeld.id)).toMatchObject({ status: "pending", attemptCount: 0, leaseExpiresAt: null });
     // Every attempt made is on record, the fenced one too.
     expect((await attempts(stale.id)).map((attempt) => attempt.statusCode).sort()).toEqual([200, 500]);
     expect((await attempts(stillHeld.id)).map((attempt) => attempt.statusCode)).toEqual([500]);
   });
 
-  it("records the rest of a batch when one of its attempts cannot be recorded", async () => {
+  it("records the rest of a batch when one of its deliveries is gone", async () => {
     const kept = await emit({ n: 1 });
     const gone = await emit({ n: 2 });
-    const claimed = await claimDueDeliveries(runtime.database.db, { limit: 10, leaseMs: 30_000, now: runtime.now() });
+    const claimed = await claim(10, 30_000);
     // The delivery disappears meanwhile (its merchant deleted, say): its attempt row has nothing to belong to.
     await runtime.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, gone.deliveryId));
     const recorder = createAttemptRecorder(deps());
     const ok = { ok: true, statusCode: 200, errorClass: null, errorMessage: null, latencyMs: 1, responseHeaders: {}, responseBody: "ok" } as const;
-    // Recorded in the same tick: one batch, whose statement fails on the missing delivery.
+    // Recorded in the same tick: one batch, in which the missing delivery's attempt has nothing to belong to.
     const results = await Promise.allSettled(claimed.map((row) => recorder.record(row, ok, runtime.now())));
     const byId = new Map(claimed.map((row, i) => [row.id, results[i]!]));
     expect(byId.get(kept.deliveryId)).toEqual({ status: "fulfilled", value: "delivered" });
-    expect(byId.get(gone.deliveryId)!.status).toBe("rejected");
+    expect(byId.get(gone.deliveryId)).toEqual({ status: "fulfilled", value: "lease_lost" });
     expect(await delivery(kept.deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1 });
   });
 
-  it("still delivers a row that became visible below the worker's claim bound (a late commit), within a second", async () => {
+  it("still delivers a row committed late with an old due time, within a second", async () => {
     const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
     try {
       await emit({ n: "sets the bound" });

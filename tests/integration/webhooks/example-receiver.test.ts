@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReceiver, HandledEvents, type WebhookEvent } from "../../../examples/webhook-receiver/receiver";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

@@ -4,7 +4,7 @@ import { auditLog } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { signatureHeaders } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
-import { deliverDueNow } from "../../../src/server/webhooks/worker";
+import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

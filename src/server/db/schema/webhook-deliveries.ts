@@ -39,9 +39,10 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    // The worker's claim query: due pending rows, and expired leases of crashed workers.
-    index("webhook_deliveries_due_idx")
-      .on(table.nextAttemptAt)
+    // The worker's claim (webhooks/claim.ts): each endpoint's pending rows in due order, so the claim visits
+    // endpoints one index probe each instead of reading one endpoint's whole backlog. Then expired leases.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(table.merchantId, table.url, table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_lease_idx")
       .on(table.leaseExpiresAt)

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
+import { WAKE_CHANNEL } from "@/server/webhooks/wake";
 import { requireMerchantId, type ServiceContext } from "../context";
 
 export interface EmitEventInput {
@@ -19,7 +20,8 @@ export interface EmitEventInput {
  *
  * One statement, on every hot write path (payment confirmation): the event is inserted in a CTE and the
  * delivery is inserted from the merchant's row only when its webhook settings ask for this type, where
- * the query builder would take three round trips (insert, read settings, insert).
+ * the query builder would take three round trips (insert, read settings, insert). A delivery inserted also
+ * notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts): it is attempted at once.
  */
 export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
   const merchantId = requireMerchantId(ctx);
@@ -35,7 +37,7 @@ export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: Em
     select ${newId("delivery")}, m.id, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
     from ${merchants} m
     where m.id = ${merchantId} and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
-    returning id`);
+    returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);
   const [delivery] = rowsOf<{ id: string }>(result);
   return { event, deliveryId: delivery?.id ?? null };
 }

@@ -1,6 +1,7 @@
 import { and, count, eq, gte, inArray, lt, notInArray, type SQL } from "drizzle-orm";
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
+import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { parseInput } from "../parse";
@@ -49,6 +50,7 @@ export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContex
       .where(and(...conditions, inArray(webhookDeliveries.eventId, tests)))
       .returning({ id: webhookDeliveries.id });
     const requeued = toEndpoint.length + testSends.length;
+    if (requeued > 0) await wakeForManualRetry(tx, { merchantId, now });
     await recordAudit({
       ctx: inTransaction(ctx, tx),
       input: {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
+import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
@@ -28,6 +29,7 @@ export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input
       .set({ status: "pending", nextAttemptAt: now, nextTrigger: "manual", url, failedAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.merchantId, merchantId)))
       .returning();
+    await wakeForManualRetry(tx, { merchantId, now });
     await recordAudit({
       ctx: inTransaction(ctx, tx),
       input: { action: "webhook_delivery.retried", targetType: "webhook_delivery", targetId: delivery.id, merchantId },

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { attemptDelivery } from "@/server/webhooks/attempt";
+import { attemptDelivery, loadDeliveries } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { requireMerchantId, type ServiceContext } from "../context";
@@ -60,18 +60,18 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       .returning();
     return delivery!;
   });
-  const { outcome } = await attemptDelivery(
-    {
-      db: ctx.db,
-      log: ctx.log,
-      now: ctx.now,
-      schedule: ctx.env.WEBHOOK_RETRY_SCHEDULE,
-      allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      authSecret: ctx.env.AUTH_SECRET,
-      signingKeys: ctx.env.WEBHOOK_SIGNING_KEY,
-    },
-    { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! },
-  );
+  const deps = {
+    db: ctx.db,
+    log: ctx.log,
+    now: ctx.now,
+    schedule: ctx.env.WEBHOOK_RETRY_SCHEDULE,
+    allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    authSecret: ctx.env.AUTH_SECRET,
+    signingKeys: ctx.env.WEBHOOK_SIGNING_KEY,
+  };
+  const [loaded] = await loadDeliveries(deps, [{ ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! }]);
+  if (!loaded) throw new Error(`Test send ${claimed.id} has no signing secret`);
+  const { outcome } = await attemptDelivery(deps, loaded);
   return {
     url: check.url,
     usable: true,

@@ -1,0 +1,176 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Logger } from "pino";
+import { newId } from "@/lib/ids";
+import { deliveryAttempts, webhookDeliveries } from "@/server/db/schema";
+import type { Executor } from "@/server/db/types";
+import { withTransaction } from "@/server/db/transaction";
+import { BREAKER_DEFAULTS, isEndpointFailure, recordEndpointOutcomes, type BreakerOptions } from "./breaker";
+import type { ClaimedDelivery } from "./claim";
+import { endpointKeyOf } from "./endpoint-key";
+import type { AttemptOutcome } from "./http-sender";
+import { honoursRetryAfter, nextRetryDelay, parseRetryAfter } from "./schedule";
+
+export type DeliveryResult = "delivered" | "pending" | "failed" | "lease_lost";
+
+export interface RecorderDeps {
+  db: Executor;
+  log: Logger;
+  now: () => Date;
+  schedule: readonly number[];
+  random?: () => number;
+  breaker?: BreakerOptions;
+}
+
+export interface AttemptRecorder {
+  /** Records an attempt; resolves once it is committed, with what became of the delivery. */
+  record(delivery: ClaimedDelivery, outcome: AttemptOutcome, sentAt: Date): Promise<DeliveryResult>;
+}
+
+interface PlannedAttempt {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  /** The delivery's state once this attempt counts (if its lease still holds). */
+  next: Pick<typeof webhookDeliveries.$inferInsert, "status" | "attemptCount" | "nextAttemptAt" | "lastStatusCode" | "lastError" | "deliveredAt" | "failedAt">;
+  attempt: typeof deliveryAttempts.$inferInsert;
+}
+
+/** Decides what an attempt does to its delivery (next state, next time) and lays out its attempt row. */
+function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: AttemptOutcome, sentAt: Date): PlannedAttempt {
+  const now = deps.now();
+  const attemptCount = delivery.attemptCount + 1;
+  let status: "delivered" | "pending" | "failed" = "delivered";
+  let nextAttemptAt: Date | null = null;
+  if (!outcome.ok) {
+    const retryAfterMs = honoursRetryAfter(outcome.statusCode) ? parseRetryAfter(outcome.responseHeaders?.["retry-after"], now) : null;
+    // Manual retries and test sends are single attempts asked for by a person, who sees the result;
+    // only scheduled attempts follow the retry schedule.
+    const delay =
+      delivery.nextTrigger === "scheduled" ? nextRetryDelay({ schedule: deps.schedule, attemptsMade: attemptCount, retryAfterMs, random: deps.random }) : null;
+    status = delay === null ? "failed" : "pending";
+    nextAttemptAt = delay === null ? null : new Date(now.getTime() + delay);
+  }
+  return {
+    delivery,
+    outcome,
+    next: {
+      status,
+      attemptCount,
+      nextAttemptAt,
+      lastStatusCode: outcome.statusCode,
+      lastError: outcome.ok ? null : outcome.errorMessage,
+      deliveredAt: status === "delivered" ? now : null,
+      failedAt: status === "failed" ? now : null,
+    },
+    attempt: {
+      id: newId("attempt"),
+      deliveryId: delivery.id,
+      merchantId: delivery.merchantId,
+      trigger: delivery.nextTrigger,
+      queuedAt: delivery.nextAttemptAt ?? delivery.createdAt,
+      sentAt,
+      statusCode: outcome.statusCode,
+      errorClass: outcome.errorClass,
+      errorMessage: outcome.errorMessage,
+      latencyMs: outcome.latencyMs,
+      responseHeaders: outcome.responseHeaders,
+      responseBody: outcome.responseBody,
+      createdAt: now,
+    },
+  };
+}
+
+/*
+ * One transaction for a batch of attempts: each moves its delivery on only while the delivery is still
+ * `delivering` under the lease it was claimed with (a worker that lost its claim changes nothing), every
+ * attempt is inserted whatever happened to its delivery (it was made either way), and the endpoints' breakers
+ * move. The updates are issued together, so the driver can pipeline them.
+ */
+async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttempt[]): Promise<DeliveryResult[]> {
+  const now = deps.now();
+  const moved = await withTransaction(deps.db, async (tx) => {
+    // A delivery deleted meanwhile (its merchant was) has nothing for its attempt to belong to: that attempt is
+    // dropped rather than fail the batch. The share lock keeps the others from going the same way meanwhile.
+    const existing = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.id, planned.map((entry) => entry.delivery.id)))
+      .for("key share");
+    const kept = new Set(existing.map((row) => row.id));
+    const updates = await Promise.all(
+      planned.map(({ delivery, next }) =>
+        tx
+          .update(webhookDeliveries)
+          .set({ ...next, nextTrigger: "scheduled", leaseExpiresAt: null, updatedAt: now })
+          .where(
+            and(
+              eq(webhookDeliveries.id, delivery.id),
+              eq(webhookDeliveries.merchantId, delivery.merchantId),
+              eq(webhookDeliveries.status, "delivering"),
+              eq(webhookDeliveries.leaseExpiresAt, delivery.leaseExpiresAt),
+            ),
+          )
+          .returning({ id: webhookDeliveries.id }),
+      ),
+    );
+    const attempts = planned.filter((entry) => kept.has(entry.delivery.id)).map((entry) => entry.attempt);
+    if (attempts.length > 0) await tx.insert(deliveryAttempts).values(attempts);
+    // Test sends go to a URL the merchant typed for the test, not necessarily the endpoint: they do not count.
+    const counted = planned.filter((entry) => entry.delivery.nextTrigger !== "test");
+    if (counted.length > 0) {
+      await recordEndpointOutcomes(
+        tx,
+        counted.map((entry) => ({ endpoint: endpointKeyOf(entry.delivery), failed: isEndpointFailure(entry.outcome) })),
+        { now, options: deps.breaker ?? BREAKER_DEFAULTS },
+      );
+    }
+    return updates.map((rows) => rows.length > 0);
+  });
+  return planned.map((entry, i) => {
+    if (moved[i]) return entry.next.status as DeliveryResult;
+    deps.log.warn({ deliveryId: entry.delivery.id }, "webhook delivery lease lost before the attempt was recorded");
+    return "lease_lost";
+  });
+}
+
+/**
+ * Records attempts in batches: while one batch's transaction runs, the attempts finishing meanwhile queue up
+ * and go in the next (at most `maxBatch` a transaction). No attempt waits for a timer: under light load a batch
+ * is one attempt (or the few that ended in the same tick). A batch that fails (the database is down) fails all
+ * its attempts; their deliveries stay claimed until the lease runs out and are then attempted again.
+ */
+export function createAttemptRecorder(deps: RecorderDeps, options: { maxBatch?: number } = {}): AttemptRecorder {
+  const maxBatch = options.maxBatch ?? 64;
+  type Queued = { planned: PlannedAttempt; resolve: (result: DeliveryResult) => void; reject: (error: unknown) => void };
+  const queue: Queued[] = [];
+  let flushing = false;
+
+  const flush = async () => {
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, maxBatch);
+        await writeAttempts(
+          deps,
+          batch.map((entry) => entry.planned),
+        ).then(
+          (results) => batch.forEach((entry, i) => entry.resolve(results[i]!)),
+          (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+        );
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+
+  return {
+    record(delivery, outcome, sentAt) {
+      return new Promise<DeliveryResult>((resolve, reject) => {
+        queue.push({ planned: planAttempt(deps, delivery, outcome, sentAt), resolve, reject });
+        if (!flushing) {
+          // Start once the current tick is over, so attempts ending together share the first transaction too.
+          flushing = true;
+          queueMicrotask(() => void flush());
+        }
+      });
+    },
+  };
+}

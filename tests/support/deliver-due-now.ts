@@ -1,0 +1,26 @@
+import { attemptDelivery, loadDeliveries, type DeliveryDeps } from "../../src/server/webhooks/attempt";
+import { claimDueDeliveries } from "../../src/server/webhooks/claim";
+import { createAgentPool } from "../../src/server/webhooks/http-sender";
+import { WORKER_DEFAULTS } from "../../src/server/webhooks/worker";
+
+/** Claims and attempts everything due now, batch by batch, until nothing is: a worker without its loop, for tests. */
+export async function deliverDueNow(baseDeps: DeliveryDeps, options: { leaseMs?: number; concurrency?: number } = {}): Promise<number> {
+  const agents = baseDeps.agents ?? createAgentPool();
+  const deps: DeliveryDeps = { ...baseDeps, agents };
+  let total = 0;
+  try {
+    for (;;) {
+      const claimed = await claimDueDeliveries(deps.db, {
+        limit: options.concurrency ?? 8,
+        leaseMs: options.leaseMs ?? WORKER_DEFAULTS.leaseMs,
+        now: deps.now(),
+        perEndpoint: WORKER_DEFAULTS.perEndpoint,
+      });
+      if (claimed.length === 0) return total;
+      await Promise.all((await loadDeliveries(deps, claimed)).map((loaded) => attemptDelivery(deps, loaded)));
+      total += claimed.length;
+    }
+  } finally {
+    if (agents !== baseDeps.agents) await agents.close();
+  }
+}
