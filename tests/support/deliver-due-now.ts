@@ -3,10 +3,15 @@ import { claimDueDeliveries } from "../../src/server/webhooks/claim";
 import { createAgentPool } from "../../src/server/webhooks/http-sender";
 import { WORKER_DEFAULTS } from "../../src/server/webhooks/worker";
 
-/** Claims and attempts everything due now, batch by batch, until nothing is: a worker without its loop, for tests. */
+const NEVER_OPENS = { failureThreshold: 2_000_000_000, cooldownMs: 0 };
+
+/**
+ * Claims and attempts everything due now, batch by batch, until nothing is: a worker without its loop, for tests
+ * of what attempts do. Its failures open no endpoint breaker unless the test passes one (breaker tests run a worker).
+ */
 export async function deliverDueNow(baseDeps: DeliveryDeps, options: { leaseMs?: number; concurrency?: number } = {}): Promise<number> {
   const agents = baseDeps.agents ?? createAgentPool();
-  const deps: DeliveryDeps = { ...baseDeps, agents };
+  const deps: DeliveryDeps = { ...baseDeps, agents, breaker: baseDeps.breaker ?? NEVER_OPENS };
   let total = 0;
   try {
     for (;;) {

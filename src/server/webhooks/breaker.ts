@@ -37,20 +37,22 @@ export function isEndpointFailure(outcome: AttemptOutcome): boolean {
  */
 export async function recordEndpointOutcomes(
   tx: Transaction,
-  attempts: readonly { endpoint: EndpointKey; failed: boolean }[],
+  /** `counting`: the claim saw failures counted on the endpoint's breaker (false: it had none; skip the reset). */
+  attempts: readonly { endpoint: EndpointKey; failed: boolean; counting: boolean }[],
   input: { now: Date; options: BreakerOptions },
 ): Promise<void> {
-  const byEndpoint = new Map<string, { endpoint: EndpointKey; answered: boolean; failures: number }>();
-  for (const { endpoint, failed } of attempts) {
-    const entry = byEndpoint.get(endpointKeyText(endpoint)) ?? { endpoint, answered: false, failures: 0 };
+  const byEndpoint = new Map<string, { endpoint: EndpointKey; answered: boolean; failures: number; counting: boolean }>();
+  for (const { endpoint, failed, counting } of attempts) {
+    const entry = byEndpoint.get(endpointKeyText(endpoint)) ?? { endpoint, answered: false, failures: 0, counting: false };
+    entry.counting ||= counting || failed;
     if (failed) entry.failures++;
     else Object.assign(entry, { answered: true, failures: 0 });
     byEndpoint.set(endpointKeyText(endpoint), entry);
   }
   const entries = [...byEndpoint.values()];
-  const answered = entries.filter((entry) => entry.answered).map((entry) => entry.endpoint);
+  // A healthy endpoint's breaker has counted nothing (the claim says so): no statement for it.
+  const answered = entries.filter((entry) => entry.answered && entry.counting).map((entry) => entry.endpoint);
   if (answered.length > 0) {
-    // Only breakers that counted something: a healthy endpoint has no row, and this writes nothing for it.
     await tx
       .update(webhookEndpointBreakers)
       .set({ consecutiveFailures: 0, openUntil: null, updatedAt: input.now })

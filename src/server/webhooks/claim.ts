@@ -6,7 +6,13 @@ import type { Executor } from "@/server/db/types";
 import { endpointKeySql as key } from "./endpoint-key";
 
 /** A delivery this worker holds until `leaseExpiresAt`; that value doubles as the fencing token. */
-export type ClaimedDelivery = WebhookDeliveryRow & { leaseExpiresAt: Date };
+export type ClaimedDelivery = WebhookDeliveryRow & {
+  leaseExpiresAt: Date;
+  /** Its endpoint had as many due deliveries as it could take, or more: when this one ends, claim again. */
+  moreDue?: boolean;
+  /** Its endpoint's breaker has failures counted (breaker.ts): an answer must reset them. */
+  breakerCounting?: boolean;
+};
 
 /** Any fixed number: the transaction-level advisory lock that takes the claims of every worker in turn. */
 const CLAIM_LOCK_ID = 724_011_3002;
@@ -17,7 +23,8 @@ const CLAIM_LOCK_ID = 724_011_3002;
  *   per endpoint (a loose index scan), so one endpoint's backlog of thousands costs one probe, not a read of it;
  * - `shares`: how many more of its deliveries each endpoint may have in flight: the per-endpoint bound (1 while
  *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
- * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn;
+ * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn (and whether the
+ *   share was filled: then more may be due, and the worker claims again as soon as one of them ends);
  * - `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
  * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
  * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
@@ -39,12 +46,14 @@ with recursive endpoints as (
   select ${key("e")},
     (case when b.open_until is null then ${input.perEndpoint}::int
           when b.open_until <= ${input.now}::text::timestamptz then 1
-          else 0 end) - coalesce(busy.n, 0) as share
+          else 0 end) - coalesce(busy.n, 0) as share,
+    coalesce(b.consecutive_failures, 0) > 0 as breaker_counting
   from endpoints e
   left join ${webhookEndpointBreakers} b on (${key("b")}) = (${key("e")})
   left join busy on (${key("busy")}) = (${key("e")})
 ), candidates as (
-  select c.id, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn
+  select c.id, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn,
+    count(*) over (partition by ${key("s")}) >= s.share as more_due, s.breaker_counting
   from shares s cross join lateral (
     select d.id, d.next_attempt_at from ${webhookDeliveries} d
     where d.status = 'pending' and (${key("d")}) = (${key("s")}) and d.next_attempt_at <= ${input.now}::text::timestamptz
@@ -53,7 +62,7 @@ with recursive endpoints as (
   ) c
   where s.share > 0
 ), picked as (
-  select d.id from ${webhookDeliveries} d join candidates c on c.id = d.id
+  select d.id, c.more_due, c.breaker_counting from ${webhookDeliveries} d join candidates c on c.id = d.id
   where d.status = 'pending'
   order by c.turn, c.next_attempt_at, c.id
   limit ${input.limit}::int
@@ -63,7 +72,7 @@ update ${webhookDeliveries} d
 set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
 from picked
 where d.id = picked.id
-returning d.id`;
+returning d.id, picked.more_due, picked.breaker_counting`;
 
 /**
  * Claims up to `limit` due deliveries, fairly across endpoints and within each endpoint's bound, and leases them
@@ -83,13 +92,16 @@ export async function claimDueDeliveries(
   });
   const ids = await withTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
-    // The one raw result the worker reads: ids (text). Everything else comes back through drizzle's columns.
-    return rowsOf<{ id: string }>(await tx.execute(statement)).map((row) => row.id);
+    // The one raw result the worker reads: ids and flags (text and booleans in both drivers). Everything else
+    // comes back through drizzle's columns.
+    return rowsOf<{ id: string; more_due: boolean; breaker_counting: boolean }>(await tx.execute(statement));
   });
   if (ids.length === 0) return [];
-  const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+  const flags = new Map(ids.map((row) => [row.id, { moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true }]));
+  const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, [...flags.keys()]));
   return rows
     .filter((row): row is ClaimedDelivery => row.status === "delivering" && row.leaseExpiresAt !== null)
+    .map((row) => ({ ...row, ...flags.get(row.id) }))
     .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0));
 }
 

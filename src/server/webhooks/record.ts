@@ -88,14 +88,6 @@ function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: Att
 async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttempt[]): Promise<DeliveryResult[]> {
   const now = deps.now();
   const moved = await withTransaction(deps.db, async (tx) => {
-    // A delivery deleted meanwhile (its merchant was) has nothing for its attempt to belong to: that attempt is
-    // dropped rather than fail the batch. The share lock keeps the others from going the same way meanwhile.
-    const existing = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(inArray(webhookDeliveries.id, planned.map((entry) => entry.delivery.id)))
-      .for("key share");
-    const kept = new Set(existing.map((row) => row.id));
     const updates = await Promise.all(
       planned.map(({ delivery, next }) =>
         tx
@@ -112,14 +104,26 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
           .returning({ id: webhookDeliveries.id }),
       ),
     );
-    const attempts = planned.filter((entry) => kept.has(entry.delivery.id)).map((entry) => entry.attempt);
+    // A delivery that did not move lost its lease, or was deleted meanwhile (its merchant was): the attempt of a
+    // deleted one has nothing to belong to and is dropped rather than fail the batch (the lock keeps the others).
+    const stale = planned.filter((_entry, i) => updates[i]!.length === 0).map((entry) => entry.delivery.id);
+    const existing = new Set(updates.flatMap((rows) => rows.map((row) => row.id)));
+    if (stale.length > 0) {
+      const rows = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(inArray(webhookDeliveries.id, stale)).for("key share");
+      rows.forEach((row) => existing.add(row.id));
+    }
+    const attempts = planned.filter((entry) => existing.has(entry.delivery.id)).map((entry) => entry.attempt);
     if (attempts.length > 0) await tx.insert(deliveryAttempts).values(attempts);
     // Test sends go to a URL the merchant typed for the test, not necessarily the endpoint: they do not count.
     const counted = planned.filter((entry) => entry.delivery.nextTrigger !== "test");
     if (counted.length > 0) {
       await recordEndpointOutcomes(
         tx,
-        counted.map((entry) => ({ endpoint: endpointKeyOf(entry.delivery), failed: isEndpointFailure(entry.outcome) })),
+        counted.map(({ delivery, outcome }) => ({
+          endpoint: endpointKeyOf(delivery),
+          failed: isEndpointFailure(outcome),
+          counting: delivery.breakerCounting !== false,
+        })),
         { now, options: deps.breaker ?? BREAKER_DEFAULTS },
       );
     }

@@ -34,7 +34,8 @@ export interface WebhookWorker {
 /**
  * The outbox worker: claims due deliveries (fairly across endpoints, within each endpoint's bound and breaker:
  * claim.ts), attempts each and records the result. It claims again when woken — a delivery committed or
- * retried anywhere (a notification), or one of its attempts ending — and otherwise once per poll interval. Any
+ * retried anywhere (a notification), or an attempt ending that held work back — and otherwise once per poll
+ * interval. Any
  * number of these may run against one database, in web processes and in `npm run worker` processes alike.
  *
  * Memory: at most `concurrency` attempts are open, each holding its request body and at most 16 KiB of the
@@ -70,9 +71,11 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
         deps.log.error({ err: error, deliveryId: delivery.id }, "webhook attempt could not be made or recorded");
       })
       .finally(() => {
+        const wasFull = inFlight.size >= concurrency;
         inFlight.delete(task);
-        // A free slot, and its endpoint may take another delivery: claim again.
-        alarm.ring();
+        // Claim again when this frees what held work back: a slot of a full worker, or its endpoint's bound.
+        // Otherwise nothing more is claimable because of it, and a claim would be wasted work.
+        if (wasFull || delivery.moreDue) alarm.ring();
       });
     inFlight.add(task);
   };
