@@ -1,4 +1,4 @@
-import { attemptDelivery, loadDeliveries, type DeliveryDeps } from "../../src/server/webhooks/attempt";
+import { attemptDelivery, withSigningSecrets, type DeliveryDeps } from "../../src/server/webhooks/attempt";
 import { claimDueDeliveries } from "../../src/server/webhooks/claim";
 import { createAgentPool } from "../../src/server/webhooks/http-sender";
 import { WORKER_DEFAULTS } from "../../src/server/webhooks/worker";
@@ -22,7 +22,7 @@ export async function deliverDueNow(baseDeps: DeliveryDeps, options: { leaseMs?:
         perEndpoint: WORKER_DEFAULTS.perEndpoint,
       });
       if (claimed.length === 0) return total;
-      await Promise.all((await loadDeliveries(deps, claimed)).map((loaded) => attemptDelivery(deps, loaded)));
+      await Promise.all((await withSigningSecrets(deps, claimed)).map((loaded) => attemptDelivery(deps, loaded)));
       total += claimed.length;
     }
   } finally {

@@ -1,10 +1,8 @@
-import { and, inArray } from "drizzle-orm";
 import type { Logger } from "pino";
-import { events, type EventRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import type { WebhookSigningKey } from "./asymmetric";
 import type { BreakerOptions } from "./breaker";
-import type { ClaimedDelivery } from "./claim";
+import type { Claim } from "./claim";
 import { sendWebhook, type AgentPool, type AttemptOutcome, type SendInput } from "./http-sender";
 import { webhookBody } from "./payload";
 import { createAttemptRecorder, type AttemptRecorder, type DeliveryResult } from "./record";
@@ -34,43 +32,25 @@ export interface DeliveryDeps {
 }
 
 /** A claimed delivery with what its request is made of: the event, and the merchant's signing secrets. */
-export interface LoadedDelivery {
-  delivery: ClaimedDelivery;
-  event: Pick<EventRow, "id" | "type" | "data" | "createdAt">;
+export interface LoadedDelivery extends Claim {
   /** Plaintext, current first; never logged. */
   secrets: string[];
 }
 
 /**
- * Reads the events and signing secrets of claimed deliveries, two queries for any number of them. Secrets are
- * read after the claim, so a rotation committed before it is what the attempt signs with. A delivery without
- * its event or a secret cannot be sent: it is left out (logged), and its lease runs out.
+ * Adds the merchant's signing secrets to claimed deliveries, one query for any number of them. Read after the
+ * claim, so a rotation committed before it is what the attempt signs with. A delivery whose merchant has no
+ * secret cannot be sent: it is left out (logged), and its lease runs out.
  */
-export async function loadDeliveries(
-  deps: Pick<DeliveryDeps, "db" | "log" | "now" | "authSecret">,
-  deliveries: readonly ClaimedDelivery[],
-): Promise<LoadedDelivery[]> {
-  if (deliveries.length === 0) return [];
-  const merchantIds = deliveries.map((delivery) => delivery.merchantId);
-  const [eventRows, secrets] = await Promise.all([
-    deps.db
-      .select({ id: events.id, merchantId: events.merchantId, type: events.type, data: events.data, createdAt: events.createdAt })
-      .from(events)
-      .where(and(inArray(events.id, deliveries.map((delivery) => delivery.eventId)), inArray(events.merchantId, merchantIds))),
-    loadSigningSecretsOf(deps.db, { merchantIds, now: deps.now(), authSecret: deps.authSecret }),
-  ]);
-  const eventsById = new Map(eventRows.map((event) => [event.id, event]));
-  const loaded: LoadedDelivery[] = [];
-  for (const delivery of deliveries) {
-    const event = eventsById.get(delivery.eventId);
-    const merchantSecrets = secrets.get(delivery.merchantId) ?? [];
-    if (event && event.merchantId === delivery.merchantId && merchantSecrets.length > 0) {
-      loaded.push({ delivery, event, secrets: merchantSecrets });
-    } else {
-      deps.log.error({ deliveryId: delivery.id, hasEvent: Boolean(event), hasSecret: merchantSecrets.length > 0 }, "webhook delivery cannot be sent");
-    }
-  }
-  return loaded;
+export async function withSigningSecrets(deps: Pick<DeliveryDeps, "db" | "log" | "now" | "authSecret">, claims: readonly Claim[]): Promise<LoadedDelivery[]> {
+  if (claims.length === 0) return [];
+  const secrets = await loadSigningSecretsOf(deps.db, { merchantIds: claims.map(({ delivery }) => delivery.merchantId), now: deps.now(), authSecret: deps.authSecret });
+  return claims.flatMap((claim) => {
+    const merchantSecrets = secrets.get(claim.delivery.merchantId) ?? [];
+    if (merchantSecrets.length > 0) return [{ ...claim, secrets: merchantSecrets }];
+    deps.log.error({ deliveryId: claim.delivery.id }, "webhook delivery cannot be signed: its merchant has no secret");
+    return [];
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import { webhookDeliveries, webhookEndpointBreakers, type WebhookDeliveryRow } from "@/server/db/schema";
+import { events, webhookDeliveries, webhookEndpointBreakers, type EventRow, type WebhookDeliveryRow } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
 import { withTransaction } from "@/server/db/transaction";
 import type { Executor } from "@/server/db/types";
@@ -14,6 +14,15 @@ export type ClaimedDelivery = WebhookDeliveryRow & {
   breakerCounting?: boolean;
 };
 
+/** What a delivery sends: its event (the body is built from it alone, so every attempt sends the same bytes). */
+export type DeliveredEvent = Pick<EventRow, "id" | "type" | "data" | "createdAt">;
+
+/** A claimed delivery and its event, read together. */
+export interface Claim {
+  delivery: ClaimedDelivery;
+  event: DeliveredEvent;
+}
+
 /** Any fixed number: the transaction-level advisory lock that takes the claims of every worker in turn. */
 const CLAIM_LOCK_ID = 724_011_3002;
 
@@ -25,7 +34,7 @@ const CLAIM_LOCK_ID = 724_011_3002;
  *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
  * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn (and whether the
  *   share was filled: then more may be due, and the worker claims again as soon as one of them ends);
- * - `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
+ * - `chosen`, `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
  * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
  * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
  */
@@ -61,12 +70,14 @@ with recursive endpoints as (
     limit s.share
   ) c
   where s.share > 0
+), chosen as (
+  select * from candidates order by turn, next_attempt_at, id limit ${input.limit}::int
 ), picked as (
-  select d.id, c.more_due, c.breaker_counting from ${webhookDeliveries} d join candidates c on c.id = d.id
-  where d.status = 'pending'
-  order by c.turn, c.next_attempt_at, c.id
-  limit ${input.limit}::int
-  for update of d skip locked
+  -- Each chosen row by its primary key (the planner, without statistics on PGlite, would otherwise walk the
+  -- whole backlog once per candidate), locked as it is taken.
+  select l.id, c.more_due, c.breaker_counting from chosen c cross join lateral (
+    select d.id from ${webhookDeliveries} d where d.id = c.id and d.status = 'pending' for update skip locked
+  ) l
 )
 update ${webhookDeliveries} d
 set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
@@ -82,7 +93,7 @@ returning d.id, picked.more_due, picked.breaker_counting`;
 export async function claimDueDeliveries(
   db: Executor,
   input: { limit: number; leaseMs: number; now: Date; perEndpoint: number },
-): Promise<ClaimedDelivery[]> {
+): Promise<Claim[]> {
   if (input.limit <= 0) return [];
   const statement = claimStatement({
     now: input.now.toISOString(),
@@ -98,11 +109,15 @@ export async function claimDueDeliveries(
   });
   if (ids.length === 0) return [];
   const flags = new Map(ids.map((row) => [row.id, { moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true }]));
-  const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, [...flags.keys()]));
+  const rows = await db
+    .select({ delivery: webhookDeliveries, event: { id: events.id, type: events.type, data: events.data, createdAt: events.createdAt } })
+    .from(webhookDeliveries)
+    .innerJoin(events, and(eq(events.id, webhookDeliveries.eventId), eq(events.merchantId, webhookDeliveries.merchantId)))
+    .where(inArray(webhookDeliveries.id, [...flags.keys()]));
   return rows
-    .filter((row): row is ClaimedDelivery => row.status === "delivering" && row.leaseExpiresAt !== null)
-    .map((row) => ({ ...row, ...flags.get(row.id) }))
-    .sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0));
+    .filter((row): row is Claim => row.delivery.leaseExpiresAt !== null)
+    .map(({ delivery, event }) => ({ delivery: { ...delivery, ...flags.get(delivery.id) }, event }))
+    .sort((a, b) => (a.delivery.nextAttemptAt?.getTime() ?? 0) - (b.delivery.nextAttemptAt?.getTime() ?? 0));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { unredacted } from "@/server/log";
-import { attemptDelivery, loadDeliveries, type DeliveryDeps, type LoadedDelivery } from "./attempt";
+import { attemptDelivery, withSigningSecrets, type DeliveryDeps, type LoadedDelivery } from "./attempt";
 import { claimDueDeliveries, releaseExpiredLeases } from "./claim";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
 import { createAttemptRecorder } from "./record";
@@ -90,7 +90,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       lastRelease = now.getTime();
     }
     const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint });
-    (await loadDeliveries(deps, claimed)).forEach(run);
+    (await withSigningSecrets(deps, claimed)).forEach(run);
     return claimed.length === free;
   };
 
@@ -136,8 +136,10 @@ function createAlarm() {
     sleep: (ms: number) =>
       new Promise<void>((resolve) => {
         if (rung) {
+          // Through the event loop, not at once: PGlite answers in microtasks, and claims chained that way would
+          // keep this process's network I/O (the attempts in flight) waiting.
           rung = false;
-          resolve();
+          setImmediate(resolve);
           return;
         }
         const timer = setTimeout(done, ms);

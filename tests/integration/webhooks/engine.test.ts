@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliveryAttempts, webhookDeliveries } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
-import { attemptDelivery, loadDeliveries } from "../../../src/server/webhooks/attempt";
-import { claimDueDeliveries, releaseExpiredLeases, type ClaimedDelivery } from "../../../src/server/webhooks/claim";
+import { attemptDelivery, withSigningSecrets } from "../../../src/server/webhooks/attempt";
+import { claimDueDeliveries, releaseExpiredLeases, type Claim } from "../../../src/server/webhooks/claim";
 import { createAttemptRecorder } from "../../../src/server/webhooks/record";
 import { verifySignature } from "../../../src/server/webhooks/signing";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
@@ -58,8 +58,8 @@ async function claim(limit: number, leaseMs: number) {
   return claimDueDeliveries(runtime.database.db, { limit, leaseMs, now: runtime.now(), perEndpoint: 16 });
 }
 
-async function attempt(claimed: ClaimedDelivery) {
-  const [loaded] = await loadDeliveries(deps(), [claimed]);
+async function attempt(claimed: Claim) {
+  const [loaded] = await withSigningSecrets(deps(), [claimed]);
   return attemptDelivery(deps(), loaded!);
 }
 
@@ -170,16 +170,16 @@ describe("webhook delivery engine", () => {
     const leaseMs = 30_000;
     // Worker A claims and "dies": it never records anything.
     const [claimedByA] = await claim(10, leaseMs);
-    expect(claimedByA!.id).toBe(deliveryId);
+    expect(claimedByA!.delivery.id).toBe(deliveryId);
     expect(await claim(10, leaseMs)).toEqual([]);
 
     runtime.advanceTime(leaseMs + 1);
     const [claimedByB] = await claim(10, leaseMs);
-    expect(claimedByB!.id).toBe(deliveryId);
+    expect(claimedByB!.delivery.id).toBe(deliveryId);
     expect((await attempt(claimedByB!)).result).toBe("delivered");
 
     // Worker A was only slow, not dead: its late result must not overwrite B's.
-    const late = await createAttemptRecorder(deps()).record(claimedByA!, {
+    const late = await createAttemptRecorder(deps()).record(claimedByA!.delivery, {
       ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "",
     }, runtime.now());
     expect(late).toBe("lease_lost");
@@ -261,13 +261,13 @@ describe("webhook delivery engine", () => {
     const second = await emit({ n: 2 });
     const leaseMs = 30_000;
     const claimedByA = await claim(10, leaseMs);
-    expect(claimedByA.map((row) => row.id).sort()).toEqual([first.deliveryId, second.deliveryId].sort());
+    expect(claimedByA.map((row) => row.delivery.id).sort()).toEqual([first.deliveryId, second.deliveryId].sort());
     // A stalls past its lease; B takes the first delivery over and delivers it.
     runtime.advanceTime(leaseMs + 1);
     const [claimedByB] = await claim(1, leaseMs);
     expect((await attempt(claimedByB!)).result).toBe("delivered");
-    const stale = claimedByA.find((row) => row.id === claimedByB!.id)!;
-    const stillHeld = claimedByA.find((row) => row.id !== claimedByB!.id)!;
+    const stale = claimedByA.find((row) => row.delivery.id === claimedByB!.delivery.id)!.delivery;
+    const stillHeld = claimedByA.find((row) => row.delivery.id !== claimedByB!.delivery.id)!.delivery;
 
     // A's two late results, recorded in the same tick, go into one transaction.
     const recorder = createAttemptRecorder(deps());
@@ -295,8 +295,8 @@ describe("webhook delivery engine", () => {
     const recorder = createAttemptRecorder(deps());
     const ok = { ok: true, statusCode: 200, errorClass: null, errorMessage: null, latencyMs: 1, responseHeaders: {}, responseBody: "ok" } as const;
     // Recorded in the same tick: one batch, in which the missing delivery's attempt has nothing to belong to.
-    const results = await Promise.allSettled(claimed.map((row) => recorder.record(row, ok, runtime.now())));
-    const byId = new Map(claimed.map((row, i) => [row.id, results[i]!]));
+    const results = await Promise.allSettled(claimed.map((row) => recorder.record(row.delivery, ok, runtime.now())));
+    const byId = new Map(claimed.map((row, i) => [row.delivery.id, results[i]!]));
     expect(byId.get(kept.deliveryId)).toEqual({ status: "fulfilled", value: "delivered" });
     expect(byId.get(gone.deliveryId)).toEqual({ status: "fulfilled", value: "lease_lost" });
     expect(await delivery(kept.deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1 });

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { attemptDelivery, loadDeliveries } from "@/server/webhooks/attempt";
+import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { requireMerchantId, type ServiceContext } from "../context";
@@ -32,7 +32,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
 
   const now = ctx.now();
   // Written already claimed (`delivering`, under a lease) so no worker picks it up while this request sends it.
-  const claimed = await withTransaction(ctx.db, async (tx) => {
+  const { claimed, event } = await withTransaction(ctx.db, async (tx) => {
     const [event] = await tx
       .insert(events)
       .values({
@@ -58,7 +58,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
         updatedAt: now,
       })
       .returning();
-    return delivery!;
+    return { claimed: delivery!, event: event! };
   });
   const deps = {
     db: ctx.db,
@@ -69,7 +69,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
     authSecret: ctx.env.AUTH_SECRET,
     signingKeys: ctx.env.WEBHOOK_SIGNING_KEY,
   };
-  const [loaded] = await loadDeliveries(deps, [{ ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! }]);
+  const [loaded] = await withSigningSecrets(deps, [{ delivery: { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! }, event }]);
   if (!loaded) throw new Error(`Test send ${claimed.id} has no signing secret`);
   const { outcome } = await attemptDelivery(deps, loaded);
   return {
