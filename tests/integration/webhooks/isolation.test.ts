@@ -89,18 +89,22 @@ describe("one endpoint failing never delays another merchant's webhooks", () => 
       else if (request.path === "/fails") response.writeHead(500).end("down");
       else response.writeHead(200).end("ok");
     };
-    const noisy = await merchantAt(await urlOf());
     const healthy = [await merchantAt(receiver.url("/a")), await merchantAt(receiver.url("/b"))];
+    const healthyLags = () =>
+      run({ pollIntervalMs: 1_000 }, {}, async () => {
+        const committed = await Promise.all(healthy.map((merchant) => emitSpread(merchant, 10, 50)));
+        return lagsOf(new Map(committed.flatMap((map) => [...map])));
+      });
+    // The same traffic alone first: what this machine takes anyway (a loaded CI box, PGlite in this process).
+    const alone = await healthyLags();
+    const noisy = await merchantAt(await urlOf());
     await seedDueDeliveries(runtime.database.db, { merchantId: noisy.merchant.id, url: noisy.merchant.webhookUrl!, count: 300, now: runtime.now() });
     hanging.maxOpen = 0;
-
-    const lags = await run({ pollIntervalMs: 1_000 }, {}, async () => {
-      const committed = await Promise.all(healthy.map((merchant) => emitSpread(merchant, 15, 40)));
-      return lagsOf(new Map(committed.flatMap((map) => [...map])));
-    });
-    expect(lags).toHaveLength(30);
-    expect(Math.max(...lags)).toBeLessThan(1_000);
-    // The noisy endpoint never held more than its bound.
+    const beside = await healthyLags();
+    expect(beside).toHaveLength(20);
+    // The noisy endpoint delays none of them by a second or more.
+    expect(Math.max(...beside)).toBeLessThan(Math.max(...alone) + 1_000);
+    // And it never held more requests than its bound.
     expect(hanging.maxOpen).toBeLessThanOrEqual(16);
     await runtime.database.db.delete(webhookDeliveries).where(eq(webhookDeliveries.merchantId, noisy.merchant.id));
   });
@@ -197,7 +201,8 @@ describe("wake on commit", () => {
       const committed = await emitSpread(shop, 10, 30);
       return lagsOf(committed, 5_000);
     });
-    expect(Math.max(...lags)).toBeLessThan(500);
+    // Polling alone would take up to 10 s.
+    expect(Math.max(...lags)).toBeLessThan(1_000);
   });
 
   it("attempts a manual retry at once, even while the endpoint's breaker is open", async () => {
@@ -213,7 +218,8 @@ describe("wake on commit", () => {
       const asked = Date.now();
       await retryDelivery({ ctx: merchantContext(runtime, shop.merchant.id), input: { id: deliveryIds[0]! } });
       await eventually(() => receiver.received.length > before, 5_000, "the retried attempt");
-      expect(receiver.received.at(-1)!.at - asked).toBeLessThan(500);
+      // The breaker's cool-down (a minute) and the poll (10 s) would both be far longer.
+      expect(receiver.received.at(-1)!.at - asked).toBeLessThan(1_000);
       await eventually(async () => (await row(deliveryIds[0]!)).status === "delivered", 5_000, "the retry recorded");
     });
   });
