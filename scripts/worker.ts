@@ -4,7 +4,7 @@
  * claim query keeps them from delivering one row twice). SIGTERM/SIGINT: stop claiming, finish the
  * attempts in flight, exit.
  *
- * Options: --concurrency <n> (default 8), --poll <duration> (1s), --lease <duration> (60s),
+ * Options: --concurrency <n> (default 256), --poll <duration> (1s), --lease <duration> (60s),
  * --timeout <duration> total per attempt (15s). Durations as in WEBHOOK_RETRY_SCHEDULE: 500ms, 5s, 1m.
  */
 import { parseArgs } from "node:util";

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { newId } from "../../src/lib/ids";
+import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
 import { config, AUTH_SECRET } from "../lib/config";
 import { registerMerchant, type BenchContext } from "../lib/context";
 import { ROOT } from "../lib/env";
@@ -224,6 +225,8 @@ async function measureLag(ctx: BenchContext, merchantId: string, url: string, re
                  values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
         await tx`insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
                  values (${newId("delivery")}, ${merchantId}, ${eventId}, ${url}, 'pending', ${now}, ${now}, ${now})`;
+        // What emitEvent does with every delivery: wake the workers at commit (webhooks/wake.ts).
+        await tx`select pg_notify(${WAKE_CHANNEL}, '')`;
       })
       .then(() => {
         committed.set(eventId, Date.now());
@@ -248,7 +251,8 @@ async function measureLag(ctx: BenchContext, merchantId: string, url: string, re
   report.text(`Commit → first attempt at ${config.lagRate} events/s (offered ${round(offered)}/s) for ${config.lagSeconds} s, one transaction per event, ${state}:`);
   report.table(["events", "arrived", "lag p50 ms", "lag p99 ms", "lag max ms"], [[total, lags.length, round(p50), round(p99), round(Math.max(...lags))]]);
   const at = `at ${config.lagRate}/s (offered ${round(offered)}/s), ${state}`;
-  report.target(`5. commit → first attempt p50 < 250 ms ${at}`, `${round(p50)} ms`, p50 < 250);
-  report.target(`5. commit → first attempt p99 < 1 s ${at}`, `${round(p99)} ms${missing ? `; ${missing} not delivered within 60 s` : ""}`, p99 < 1000 && missing === 0);
+  // Woken at commit (webhooks/wake.ts) rather than at the next poll.
+  report.target(`5. commit → first attempt p50 < 10 ms ${at}`, `${round(p50)} ms`, p50 < 10);
+  report.target(`5. commit → first attempt p99 < 50 ms ${at}`, `${round(p99)} ms${missing ? `; ${missing} not delivered within 60 s` : ""}`, p99 < 50 && missing === 0);
   return { total, arrived: lags.length, p50, p99, max: Math.max(...lags), offered };
 }
