@@ -67,7 +67,7 @@ with recursive endpoints as (
     select d.id, d.next_attempt_at from ${webhookDeliveries} d
     where d.status = 'pending' and (${key("d")}) = (${key("s")}) and d.next_attempt_at <= ${input.now}::text::timestamptz
     order by d.next_attempt_at, d.id
-    limit s.share
+    limit greatest(s.share, 0)
   ) c
   where s.share > 0
 ), chosen as (
