@@ -1,8 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, reconciliationLines, reconciliations } from "../../src/server/db/schema";
+import { newId } from "../../src/lib/ids";
+import type { SessionUser } from "../../src/server/auth/session";
+import { auditLog, payments, reconciliationLines, reconciliations } from "../../src/server/db/schema";
 import { createReconciliation } from "../../src/server/services/reconciliations/create";
+import { exportReconciliationLines } from "../../src/server/services/reconciliations/export-lines";
 import { getReconciliation } from "../../src/server/services/reconciliations/get";
+import { getReconciliationMapping, saveReconciliationMapping } from "../../src/server/services/reconciliations/mapping";
+import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/init";
+import { appRouter } from "../../src/server/trpc/router";
 import { testClient, type TestClient } from "../support/client";
 import { serviceContext } from "../support/context";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
@@ -204,5 +210,85 @@ describe("POST /reconciliation", () => {
     expect(next.body.lines).toHaveLength(500);
     expect(next.body.lines[0].lineNumber).toBe(1002);
     expect(next.body).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+});
+
+describe("resolving, exporting and the remembered mapping (dashboard verbs)", () => {
+  const caller = (session: SessionUser | null) => createCallerFactory(appRouter)(createTrpcContext(runtime, session));
+  const merchantSession = (merchant: TestMerchant): SessionUser => ({ id: newId("user"), email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id });
+  const staffSession: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null };
+
+  it("resolves one line (its payment marked reconciled, audit-logged), refuses a line without a payment, then all matched lines", async () => {
+    const shop = await registerTestMerchant(api);
+    const [a, b, c] = [await pay(shop, { externalId: externalId(), amount: "1.00", currency: "USD" }), await pay(shop, { externalId: externalId(), amount: "2.00", currency: "USD" }), await pay(shop, { externalId: externalId(), amount: "3.00", currency: "USD" })];
+    const report = (await upload(shop, csv("externalId,amount,currency", `${a.externalId},1.00,USD`, `${b.externalId},2.00,USD`, `${c.externalId},3.5,USD`, "ghost,1.00,USD"))).body;
+    const mine = caller(merchantSession(shop)).reconciliation;
+
+    const line = await mine.resolveLine({ id: report.id, position: 3, note: "Processor short-paid; chased" });
+    expect(line).toMatchObject({ status: "mismatched", paymentId: c.id, resolutionNote: "Processor short-paid; chased" });
+    expect(line.resolvedAt).not.toBeNull();
+    expect((await api.get(`/payment/${c.id}`, { key: shop.apiKey })).body.reconciledAt).not.toBeNull();
+    await expect(mine.resolveLine({ id: report.id, position: 4, note: "x" })).rejects.toMatchObject({ code: "CONFLICT" });
+
+    expect(await mine.resolveMatched({ id: report.id, note: "Settlement 2026-11-22" })).toEqual({ resolved: 2 });
+    // Done once: resolving again finds nothing left.
+    expect(await mine.resolveMatched({ id: report.id, note: "again" })).toEqual({ resolved: 0 });
+    const [paymentA] = await runtime.database.db.select().from(payments).where(eq(payments.id, a.id));
+    expect(paymentA).toMatchObject({ reconciliationNote: "Settlement 2026-11-22" });
+    const audit = await runtime.database.db.select().from(auditLog).where(eq(auditLog.merchantId, shop.merchant.id));
+    const actions = audit.map((entry) => `${entry.action} ${entry.targetId}`).sort();
+    expect(actions).toEqual(expect.arrayContaining([
+      `payment.reconciled ${a.id}`, `payment.reconciled ${b.id}`, `payment.reconciled ${c.id}`,
+      `reconciliation.line_resolved ${report.id}`, `reconciliation.matched_resolved ${report.id}`,
+    ]));
+    const reopened = await mine.get({ id: report.id, status: "matched" });
+    expect(reopened.lines.every((entry) => entry.resolutionNote === "Settlement 2026-11-22")).toBe(true);
+  });
+
+  it("keeps merchants to their own reports and lets staff work on a chosen merchant's", async () => {
+    const [shop, other] = await Promise.all([registerTestMerchant(api), registerTestMerchant(api)]);
+    const paid = await pay(shop, { externalId: externalId(), amount: "1.00", currency: "USD" });
+    const report = (await upload(shop, csv("externalId,amount,currency", `${paid.externalId},1.00,USD`))).body;
+    await expect(caller(merchantSession(other)).reconciliation.get({ id: report.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(merchantSession(other)).reconciliation.resolveMatched({ id: report.id, note: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await caller(merchantSession(other)).reconciliation.list({})).data).toEqual([]);
+    await expect(caller(merchantSession(shop)).reconciliation.staff.list({ merchantId: shop.merchant.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+
+    const staff = caller(staffSession).reconciliation.staff;
+    expect((await staff.list({ merchantId: shop.merchant.id })).data.map((item) => item.id)).toEqual([report.id]);
+    await expect(staff.get({ merchantId: other.merchant.id, id: report.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await staff.resolveMatched({ merchantId: shop.merchant.id, id: report.id, note: "Checked by support" })).toEqual({ resolved: 1 });
+    const [entry] = await runtime.database.db.select().from(auditLog).where(eq(auditLog.action, "reconciliation.matched_resolved"))
+      .then((rows) => rows.filter((row) => row.targetId === report.id));
+    expect(entry).toMatchObject({ actorType: "staff", actorId: staffSession.id, merchantId: shop.merchant.id });
+    // An unknown merchant chosen by staff is a 404, not a failed insert.
+    const nowhere = serviceContext(runtime, { type: "staff", userId: staffSession.id, merchantId: newId("merchant") });
+    await expect(createReconciliation({ ctx: nowhere, input: { file: new Blob(["externalId,amount,currency\n"]).stream() } })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("reads a file through the merchant's column mapping, remembers it, and exports the report line by line", async () => {
+    const shop = await registerTestMerchant(api);
+    const paid = await pay(shop, { externalId: externalId(), amount: "12.50", currency: "EUR" });
+    const ctx = serviceContext(runtime, { type: "user", userId: "usr_owner", merchantId: shop.merchant.id });
+    const mapping = { externalId: "Transaction ID", amount: "Gross", currency: "Cur.", settledAt: "Date" };
+    const file = new Blob([csv("Date,Transaction ID,Gross,Cur.,Memo", `2026-11-20,${paid.externalId},12.5,EUR,"=HYPERLINK(""x"")"`, "2026-11-20,zzz,1.00,EUR,")]).stream();
+    const report = await createReconciliation({ ctx, input: { file, mapping } });
+    expect(report.summary).toMatchObject({ matched: 1, missingInLedger: 1 });
+    await saveReconciliationMapping({ ctx, input: mapping });
+    expect(await getReconciliationMapping({ ctx })).toEqual(mapping);
+    expect(await caller(merchantSession(shop)).reconciliation.mapping()).toEqual(mapping);
+    await expect(createReconciliation({ ctx, input: { file: new Blob(["Date,Transaction ID,Gross,Cur.\n"]).stream(), mapping: { ...mapping, amount: "Net" } } })).rejects.toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "body.header", message: 'has no column "Net" (mapped to amount)' }],
+    });
+
+    const pages = await exportReconciliationLines({ ctx, input: { id: report.id } });
+    const exported = [];
+    for await (const page of pages) exported.push(...page);
+    expect(exported.map((line) => [line.lineNumber, line.status, line.fileAmount, line.ledgerAmount])).toEqual([[2, "matched", "12.5", "12.50"], [3, "missingInLedger", "1.00", null]]);
+    const other = serviceContext(runtime, { type: "user", userId: "usr_other", merchantId: (await registerTestMerchant(api)).merchant.id });
+    await expect(exportReconciliationLines({ ctx: other, input: { id: report.id } })).rejects.toMatchObject({ code: "not_found" });
+    const [audit] = await runtime.database.db.select().from(auditLog).where(eq(auditLog.action, "reconciliation.exported")).then((rows) => rows.filter((row) => row.targetId === report.id));
+    expect(audit).toMatchObject({ merchantId: shop.merchant.id, actorType: "user" });
   });
 });

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { reconciliationLines, reconciliations } from "@/server/db/schema";
+import { getMerchantRow } from "../merchants/get";
 import { actorId, requireMerchantId, type ServiceContext } from "../context";
 import { parseInput } from "../parse";
 import { finishReconciliation } from "./finish";
@@ -26,6 +27,8 @@ export async function createReconciliation({
   input: { file: ReadableStream<Uint8Array>; window?: ReconciliationWindowInput; mapping?: ColumnMapping };
 }): Promise<Reconciliation> {
   const merchantId = requireMerchantId(ctx);
+  // Staff name the merchant: an unknown one is 404 here, not a foreign-key failure mid-file.
+  await getMerchantRow(ctx.db, merchantId);
   const window = parseInput(reconciliationWindowInput, input.window ?? {}, "query");
   const mapping = input.mapping === undefined ? undefined : parseInput(columnMapping, input.mapping, "mapping");
   const id = newId("reconciliation");

@@ -96,9 +96,12 @@ function columnIndexes(header: string[], mapping: ColumnMapping | undefined): Ma
     if (index !== undefined) columns.set(field, index);
     else if (mapping) missing.push(`has no column "${name}" (mapped to ${field})`);
   }
-  if (!columns.has("amount")) missing.push("needs an amount column");
-  if (!columns.has("currency")) missing.push("needs a currency column");
-  if (!columns.has("externalId") && !columns.has("reference")) missing.push("needs an externalId or reference column");
+  // A mapping names every required field (columnMapping): its missing columns are already reported.
+  if (missing.length === 0) {
+    if (!columns.has("amount")) missing.push("needs an amount column");
+    if (!columns.has("currency")) missing.push("needs a currency column");
+    if (!columns.has("externalId") && !columns.has("reference")) missing.push("needs an externalId or reference column");
+  }
   if (missing.length > 0) {
     throw new ValidationError(
       missing.map((message) => ({ path: "body.header", message })),

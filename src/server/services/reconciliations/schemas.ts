@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
+import { listSchema, pageQuery } from "../pagination";
+import { reconcilePaymentInput } from "../payments/schemas";
 import { reconciliationLineStatuses, type ReconciliationLineRow, type ReconciliationRow } from "@/server/db/schema";
 
 /** The fields a settlement file's columns can feed; REST files name them in their header. */
@@ -122,3 +124,10 @@ export function toReconciliationListItem(row: ReconciliationRow): Reconciliation
     summary: row.summary ?? { matched: 0, mismatched: 0, missingInLedger: 0, missingInFile: 0, malformed: 0 },
   };
 }
+
+const note = reconcilePaymentInput.shape.note;
+export const resolveLineInput = z.strictObject({ id: z.string().min(1).max(100), position: z.number().int().min(1), note });
+export const resolveMatchedInput = z.strictObject({ id: z.string().min(1).max(100), note });
+export const listReconciliationsInput = z.strictObject({ ...pageQuery });
+export type ListReconciliationsInput = z.input<typeof listReconciliationsInput>;
+export const reconciliationPageSchema = listSchema(reconciliationListItemSchema);
