@@ -42,6 +42,4 @@ CREATE TABLE "reconciliations" (
 ALTER TABLE "reconciliation_lines" ADD CONSTRAINT "reconciliation_lines_reconciliation_id_reconciliations_id_fk" FOREIGN KEY ("reconciliation_id") REFERENCES "public"."reconciliations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reconciliation_mappings" ADD CONSTRAINT "reconciliation_mappings_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reconciliations" ADD CONSTRAINT "reconciliations_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "reconciliation_lines_payment_idx" ON "reconciliation_lines" USING btree ("reconciliation_id","payment_id");--> statement-breakpoint
-CREATE INDEX "reconciliation_lines_status_idx" ON "reconciliation_lines" USING btree ("reconciliation_id","status","position");--> statement-breakpoint
 CREATE INDEX "reconciliations_merchant_created_idx" ON "reconciliations" USING btree ("merchant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);

@@ -19,9 +19,11 @@ export async function finishReconciliation(
     const lines = reconciliationLines;
     await tx.execute(sql`
       update ${lines} as l set status = 'mismatched', reason = 'duplicate'
-      where l.reconciliation_id = ${id} and l.payment_id is not null and exists (
-        select 1 from ${lines} as e
-        where e.reconciliation_id = ${id} and e.payment_id = l.payment_id and e.position < l.position)`);
+      from (
+        select position, row_number() over (partition by payment_id order by position) as seen
+        from ${lines} where reconciliation_id = ${id} and payment_id is not null
+      ) as d
+      where l.reconciliation_id = ${id} and l.position = d.position and d.seen > 1`);
     // Without a bound from the file or the caller there is no window, and nothing is "missing from the file".
     if (window.from || window.to) {
       const from = window.from ? sql`and p.created_at >= ${window.from.toISOString()}::timestamptz` : sql``;

@@ -41,7 +41,8 @@ export async function* readSettlementFile(
     relax_column_count: true,
     max_record_size: 16 * 1024,
     skip_records_with_error: true,
-    info: true,
+    // The line number only: `info: true` builds a full info object per record (twice the parse time).
+    on_record: (record, context) => Object.assign(record, { lineNumber: context.lines }),
     on_skip: (error: CsvError | undefined) => {
       const lineNumber = (error as (CsvError & { lines?: number }) | undefined)?.lines ?? 0;
       // One broken line can raise two errors (two stray quotes): report it once.
@@ -59,13 +60,13 @@ export async function* readSettlementFile(
   let columns: Map<ReconciliationField, number> | undefined;
   let batch: FileLine[] = [];
   let count = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  for await (const record of parser as AsyncIterable<string[] & { lineNumber: number }>) {
     if (!columns) {
       columns = columnIndexes(record, options.mapping);
       skipped.length = 0;
       continue;
     }
-    batch.push(...skipped.splice(0), readLine(record, info.lines, columns));
+    batch.push(...skipped.splice(0), readLine(record, record.lineNumber, columns));
     if (batch.length >= options.batchSize) {
       count += batch.length;
       checkLineCount(count);
