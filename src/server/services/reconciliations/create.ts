@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { reconciliationLines, reconciliations } from "@/server/db/schema";
+import { reconciliations } from "@/server/db/schema";
 import { getMerchantRow } from "../merchants/get";
 import { actorId, requireMerchantId, type ServiceContext } from "../context";
 import { parseInput } from "../parse";
 import { finishReconciliation } from "./finish";
 import { getReconciliation } from "./get";
+import { insertLines } from "./insert-lines";
 import { matchLines } from "./match-lines";
 import { readSettlementFile } from "./read-settlement-file";
 import { columnMapping, reconciliationWindowInput, type ColumnMapping, type Reconciliation, type ReconciliationWindowInput } from "./schemas";
@@ -53,7 +54,8 @@ export async function createReconciliation({
         if (!settled.first || line.settledAt < settled.first) settled.first = line.settledAt;
         if (!settled.last || line.settledAt > settled.last) settled.last = line.settledAt;
       }
-      await ctx.db.insert(reconciliationLines).values(lines.map((line) => ({ ...line, reconciliationId: id, position: ++position })));
+      await insertLines(ctx.db, id, position + 1, lines);
+      position += lines.length;
     }
     await createOnce();
     await finishReconciliation(ctx, {
