@@ -20,6 +20,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "5": async (ctx) => (await import("./cases/webhooks")).caseWebhooks(ctx),
   "6": async (ctx) => (await import("./cases/embedded")).caseEmbedded(ctx),
   "7": async (ctx) => (await import("./cases/noisy-neighbour")).caseNoisyNeighbour(ctx),
+  "8": async (ctx) => (await import("./cases/reconciliation")).caseReconciliation(ctx),
 };
 
 async function main() {

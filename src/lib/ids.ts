@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   audit: "aud",
   webhookSecret: "whs",
   request: "req",
+  reconciliation: "rec",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

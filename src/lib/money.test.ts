@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { currencyExponent } from "./currencies";
-import { addDecimals, canonicalAmount } from "./money";
+import { addDecimals, canonicalAmount, decimalsEqual } from "./money";
 
 describe("canonicalAmount", () => {
   it("pads to the currency's exponent so equal amounts have equal strings", () => {
@@ -64,5 +64,32 @@ describe("currencyExponent", () => {
     expect(currencyExponent("XYZ")).toBeUndefined();
     expect(currencyExponent("toString")).toBeUndefined();
     expect(currencyExponent("XAU")).toBeUndefined();
+  });
+});
+
+describe("decimalsEqual", () => {
+  it("compares the numbers, not the spelling, to the last of 18 decimals", () => {
+    expect(decimalsEqual("10.10", "10.1")).toBe(true);
+    expect(decimalsEqual("007.50", "7.5")).toBe(true);
+    expect(decimalsEqual("5", "5.000")).toBe(true);
+    expect(decimalsEqual("0.000000000000000001", "0.000000000000000001")).toBe(true);
+    expect(decimalsEqual("0.000000000000000001", "0.000000000000000002")).toBe(false);
+    expect(decimalsEqual("1.000000000000000001", "1")).toBe(false);
+    expect(decimalsEqual("0.3", "0.30000000000000004")).toBe(false);
+  });
+
+  it("is true exactly when the two scaled integers are equal", () => {
+    const decimal = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat({ max: 20 }));
+    fc.assert(
+      fc.property(decimal, decimal, ([a, aScale], [b, bScale]) => {
+        const text = (units: bigint, scale: number) => {
+          const digits = units.toString().padStart(scale + 1, "0");
+          return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+        };
+        const scale = Math.max(aScale, bScale);
+        const same = a * 10n ** BigInt(scale - aScale) === b * 10n ** BigInt(scale - bScale);
+        expect(decimalsEqual(text(a, aScale), text(b, bScale))).toBe(same);
+      }),
+    );
   });
 });

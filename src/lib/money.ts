@@ -44,3 +44,22 @@ function fromUnits(units: bigint, scale: number): string {
   const digits = units.toString().padStart(scale + 1, "0");
   return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
+
+/**
+ * Whether two non-negative decimal strings are the same number ("10.10" and "10.1", "007" and "7"),
+ * compared as digits: a float would call 0.1 + 0.2 and 0.3 different and lose 18-decimal amounts.
+ */
+export function decimalsEqual(a: string, b: string): boolean {
+  return normalisedDecimal(a) === normalisedDecimal(b);
+}
+
+function normalisedDecimal(amount: string): string {
+  const match = DECIMAL_ANY.exec(amount);
+  if (!match) throw new Error(`not a non-negative decimal: ${amount}`);
+  const whole = (match[1] ?? "").replace(/^0+(?=\d)/, "");
+  const fraction = (match[2] ?? "").replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+/** Like DECIMAL, but leading zeros are allowed: settlement files write "007.50" too. */
+const DECIMAL_ANY = /^(\d+)(?:\.(\d+))?$/;

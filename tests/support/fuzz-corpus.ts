@@ -18,8 +18,13 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
     method: route.method,
     path: route.path.replace(/\{\w+\}/g, ctx.knownIds[0]!),
     query: "",
-    headers: { authorization: `Bearer ${ctx.apiKey}`, "content-type": "application/json", "x-forwarded-for": "192.0.2.1" },
+    headers: {
+      authorization: `Bearer ${ctx.apiKey}`,
+      "content-type": route.streamedBody?.mediaType ?? "application/json",
+      "x-forwarded-for": "192.0.2.1",
+    },
     ...(example !== undefined ? { body: JSON.stringify(example) } : {}),
+    ...(route.streamedBody ? { body: route.streamedBody.example } : {}),
   };
   const cases: FuzzRequest[] = [base];
   const withBody = (body: string | Uint8Array, contentType?: string) => {
@@ -71,6 +76,30 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
       if (first) cases.push(withBody(JSON.stringify(example).replace(/\}$/, `,"${first}":${"[".repeat(20_000)}${"]".repeat(20_000)}}`), "application/json"));
       cases.push(withBody(JSON.stringify({ ...example, unexpectedField: "surprise" }), "application/json"));
     }
+  }
+  if (route.streamedBody) cases.push(...streamedBodyCases(route.streamedBody, withBody));
+  return cases;
+}
+
+/** A streamed CSV body: other media types, junk bytes, the size limit, and each cell of a line made hostile. */
+function streamedBodyCases(
+  declared: NonNullable<AnyRoute["streamedBody"]>,
+  withBody: (body: string | Uint8Array, contentType?: string) => FuzzRequest,
+): FuzzRequest[] {
+  const { mediaType, example, maxBytes } = declared;
+  const cases: FuzzRequest[] = [];
+  for (const contentType of CONTENT_TYPES) cases.push(withBody(example, contentType));
+  for (const raw of RAW_BODIES) cases.push(withBody(raw, mediaType));
+  const tooLong = withBody(example, mediaType);
+  cases.push({ ...tooLong, headers: { ...tooLong.headers, "content-length": String(maxBytes + 1) } });
+  const [header = "", line = ""] = example.split("\n");
+  const cells = line.split(",");
+  const hostile = ["", "\u0000", "\ud800", "\"", "a\"b", "=cmd()", "x".repeat(20_000), ...NASTY_DECIMALS, ...NASTY_DATES];
+  for (const [i] of cells.entries()) {
+    for (const value of hostile) cases.push(withBody(`${header}\n${cells.map((cell, j) => (j === i ? value : cell)).join(",")}\n`, mediaType));
+  }
+  for (const body of ["", header, "\n\n\n", `${header}\n${line},extra,cells`, `${header},${header}\n${line}`, `"${example}`, "\ufeff" + example, example.replaceAll("\n", "\r\n")]) {
+    cases.push(withBody(body, mediaType));
   }
   return cases;
 }

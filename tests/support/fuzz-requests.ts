@@ -54,7 +54,7 @@ export function fuzzRequest(route: AnyRoute, ctx: FuzzContext): fc.Arbitrary<Fuz
       authorization: authorization(ctx.apiKey),
       forwardedFor: fc.ipV4(),
       extraHeaders: extraHeaders(),
-      body: route.body ? bodyFor(route) : fc.option(rawBody(), { freq: 5 }),
+      body: route.streamedBody ? streamedBodyFor(route.streamedBody) : route.body ? bodyFor(route) : fc.option(rawBody(), { freq: 5 }),
     })
     .map(({ method, path, query, authorization, forwardedFor, extraHeaders, body }) => {
       const headers: Record<string, string> = { "x-forwarded-for": forwardedFor, ...extraHeaders };
@@ -153,6 +153,22 @@ function bodyFor(route: AnyRoute): fc.Arbitrary<FuzzBody | null> {
     { weight: 6, arbitrary: fc.tuple(mutated(example), jsonType, deepNestingText).map(([value, contentType, deep]) => ({ data: serialise(value, deep), contentType })) },
     { weight: 1, arbitrary: fc.tuple(hostileJson, jsonType).map(([value, contentType]) => ({ data: JSON.stringify(value) ?? "", contentType })) },
     { weight: 2, arbitrary: rawBody() },
+    { weight: 1, arbitrary: fc.constant(null) },
+  );
+}
+
+/** A streamed CSV body: its example with a line of random cells added, random text, or junk bytes. */
+function streamedBodyFor(declared: NonNullable<AnyRoute["streamedBody"]>): fc.Arbitrary<FuzzBody | null> {
+  const csvType = fc.oneof(
+    { weight: 6, arbitrary: fc.constant<string | undefined>(declared.mediaType) },
+    { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  );
+  const cell = fc.oneof(fc.string(), fc.constantFrom(...NASTY_DECIMALS, ...NASTY_DATES, "\"", "\u0000"));
+  const line = fc.array(cell, { maxLength: 8 }).map((cells) => cells.join(","));
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(fc.array(line, { minLength: 1, maxLength: 5 }), csvType).map(([lines, contentType]) => ({ data: `${declared.example}${lines.join("\n")}\n`, contentType })) },
+    { weight: 2, arbitrary: fc.tuple(fc.string({ unit: "binary", maxLength: 400 }), csvType).map(([data, contentType]) => ({ data, contentType })) },
+    { weight: 1, arbitrary: fc.record({ data: fc.constantFrom(...RAW_BODIES), contentType: csvType }) },
     { weight: 1, arbitrary: fc.constant(null) },
   );
 }

@@ -38,6 +38,12 @@ const publishableKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").public
  *     },
  *   },
  */
+/** A settlement file with one line, as `POST /reconciliation` takes it. */
+const settlementFile = (payment = "sec-unknown") => ({
+  rawBody: `externalId,amount,currency\n${payment},1.00,USD\n`,
+  headers: { "content-type": "text/csv" },
+});
+
 export const securityFixtures: Record<string, SecurityFixture> = {
   "GET /merchant/{id}": {
     kind: "resource",
@@ -105,5 +111,16 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "POST /webhook/verify": {
     kind: "action",
     request: () => ({ path: "/webhook/verify", body: { payload: "{}", headers: {} } }),
+  },
+  "POST /reconciliation": {
+    kind: "action",
+    request: () => ({ path: "/reconciliation", ...settlementFile() }),
+  },
+  "GET /reconciliation/{id}": {
+    kind: "resource",
+    request: async ({ api, owner }) => {
+      const created = await api.post("/reconciliation", { key: owner.apiKey, ...settlementFile() });
+      return { path: `/reconciliation/${created.body.id}` };
+    },
   },
 };

@@ -30,6 +30,8 @@ export interface FixtureRequest {
   /** Relative to /api/v1, with real ids filled in: `/payment/pay_01…`. */
   path: string;
   body?: unknown;
+  /** A non-JSON body sent as is (a route's `streamedBody`); set its content-type in `headers`. */
+  rawBody?: string;
   query?: RequestOptions["query"];
   headers?: Record<string, string>;
 }
@@ -94,6 +96,7 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
       return api.request(route.method, merged.path, {
         key,
         body: merged.body,
+        rawBody: merged.rawBody,
         query: merged.query,
         headers: { "x-forwarded-for": ip, ...merged.headers },
       });

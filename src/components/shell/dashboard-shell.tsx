@@ -7,6 +7,7 @@ import { NavLinks, type NavItem } from "./nav-links";
 const MERCHANT_NAV: NavItem[] = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/reconciliation", label: "Reconciliation" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "Keys" },
   { href: "/dashboard/settings", label: "Settings" },

@@ -36,7 +36,8 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
         <div>
           <h1>{merchant.name}</h1>
           <p>
-            <code>{merchant.id}</code> · read-only · <Link href={`/dashboard/staff/audit?merchantId=${merchant.id}`}>audit log</Link>
+            <code>{merchant.id}</code> · read-only · <Link href={`/dashboard/staff/audit?merchantId=${merchant.id}`}>audit log</Link> ·{" "}
+            <Link href={`/dashboard/staff/merchants/${merchant.id}/reconciliation`}>reconciliation</Link>
           </p>
         </div>
         <WindowSelect days={days} onChange={setDays} />

@@ -64,3 +64,56 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 function tooLarge() {
   return new ServiceError("payload_too_large", `JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`);
 }
+
+/** What a route that takes a streamed, non-JSON body declares (`streamedBody` on its route). */
+export interface StreamedBodyDeclaration {
+  /** The one media type accepted (parameters such as `; charset=utf-8` aside). */
+  mediaType: "text/csv";
+  maxBytes: number;
+}
+
+/**
+ * A non-JSON body handed over as it streams in, without reading it here: a declared Content-Length over
+ * `maxBytes` is refused (413) before anything is read, another media type is 415, and a body that passes
+ * `maxBytes` while streaming (chunked, or a lying Content-Length) errors the stream with the same 413 —
+ * the reader (the route's service) must undo what it wrote. A client that goes away errors it with
+ * ClientClosedRequestError. A request without a body gives an empty stream.
+ */
+export function streamedBody(request: Request, declared: StreamedBodyDeclaration): ReadableStream<Uint8Array> {
+  const declaredLength = Number(request.headers.get("content-length") ?? "NaN");
+  if (declaredLength > declared.maxBytes) throw streamTooLarge(declared);
+  const contentType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType !== declared.mediaType) {
+    throw new ServiceError("unsupported_media_type", `Send the body as ${declared.mediaType}.`);
+  }
+  if (!request.body) return new ReadableStream({ start: (controller) => controller.close() });
+  const reader = request.body.getReader();
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        controller.error(new ClientClosedRequestError());
+        return;
+      }
+      if (chunk.done) {
+        controller.close();
+        return;
+      }
+      size += chunk.value.byteLength;
+      if (size > declared.maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        controller.error(streamTooLarge(declared));
+        return;
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+function streamTooLarge(declared: StreamedBodyDeclaration) {
+  return new ServiceError("payload_too_large", `${declared.mediaType} bodies are limited to ${declared.maxBytes} bytes.`);
+}

@@ -7,7 +7,7 @@ import { inTransaction, type Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
-import { ClientClosedRequestError, readJsonBody } from "./body";
+import { ClientClosedRequestError, readJsonBody, streamedBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { guardInput } from "./input-guard";
 import { problemBody, problemResponse } from "./problem";
@@ -42,8 +42,9 @@ export async function handleRoute(
     const query = route.query ? parseInput("query", route.query, queryObject(new URL(request.url))) : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
     const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
+    const stream = route.streamedBody ? streamedBody(request, route.streamedBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
-    const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime });
+    const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream });
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
     const merchantId = actor.type === "api_key" ? actor.merchantId : undefined;
     const key = idempotencyKeyOf(request, route, merchantId);

@@ -3,6 +3,7 @@ import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
 import type { RateLimitPolicy } from "./rate-limit";
 import type { ErrorCode } from "@/server/services/error-codes";
+import type { StreamedBodyDeclaration } from "./body";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -21,6 +22,8 @@ export interface HandlerInput<P, Q, B> {
   /** For adapters that need a header (Idempotency-Key, If-None-Match); services never see it. */
   request: Request;
   runtime: Runtime;
+  /** The body as it streams in, for a route that declares `streamedBody` (limits checked as it is read). */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -56,6 +59,12 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A non-JSON body the handler reads as a stream (`stream`) instead of `body`: its media type, its own
+   * size limit (the 64 KiB JSON limit does not apply) and an example for the OpenAPI document. Such a route
+   * declares no `body` and `idempotency: false` (a streamed body cannot be fingerprinted).
+   */
+  streamedBody?: StreamedBodyDeclaration & { description: string; example: string };
   /** A valid request body, shown in the OpenAPI document (a contract test parses it with `body`). */
   bodyExample?: B extends z.ZodType ? z.input<B> : never;
   /**

@@ -74,6 +74,15 @@ function operationOf(route: AnyRoute): RouteConfig {
             },
           }
         : {}),
+      ...(route.streamedBody
+        ? {
+            body: {
+              required: true,
+              description: route.streamedBody.description,
+              content: { [route.streamedBody.mediaType]: { schema: z.string(), example: route.streamedBody.example } },
+            },
+          }
+        : {}),
     },
     responses: { ...successResponses(route, takesIdempotencyKey(route)), ...errorResponses(documentedErrorCodes(route)) },
   };

@@ -30,6 +30,11 @@ export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
   if (route.params || route.query || route.body) codes.add("validation_failed");
   // An id in the path may name nothing (or another merchant's resource, which answers the same).
   if (route.path.includes("{")) codes.add("not_found");
+  if (route.streamedBody) {
+    codes.add("validation_failed");
+    codes.add("payload_too_large");
+    codes.add("unsupported_media_type");
+  }
   if (route.body) {
     codes.add("malformed_json");
     codes.add("payload_too_large");

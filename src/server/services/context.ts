@@ -40,6 +40,18 @@ export function requireMerchantWriter(ctx: ServiceContext): string {
   return requireMerchantId(ctx);
 }
 
+/**
+ * Who may mark payments reconciled: support staff (for any merchant, or the one they opened) and a
+ * merchant's dashboard users for their own payments (docs/reconciliation.md). `merchantId` is the scope
+ * (absent for staff acting across merchants).
+ */
+export function requireReconciler(ctx: ServiceContext): { userId: string; merchantId?: string } {
+  const { actor } = ctx;
+  if (actor.type === "staff") return { userId: actor.userId, merchantId: actor.merchantId };
+  if (actor.type === "user" && actor.merchantId) return { userId: actor.userId, merchantId: actor.merchantId };
+  throw new ServiceError("forbidden", "Only support staff and the merchant's own users reconcile payments.");
+}
+
 export function requireStaff(ctx: ServiceContext): Extract<Actor, { type: "staff" }> {
   if (ctx.actor.type !== "staff") throw new ServiceError("forbidden", "Support staff only.");
   return ctx.actor;

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   webhook_url_missing: { status: 409, title: "No webhook URL configured" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
   api_key_inactive: { status: 409, title: "API key revoked or already rolled" },
+  reconciliation_line_without_payment: { status: 409, title: "Reconciliation line names no payment" },
   // 413, 415, 422
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -8,6 +8,7 @@ import { accountRouter } from "./routers/account";
 import { deliveriesRouter } from "./routers/deliveries";
 import { eventsRouter } from "./routers/events";
 import { publishedKeysRouter } from "./routers/published-keys";
+import { reconciliationRouter } from "./routers/reconciliation";
 import { staffRouter } from "./routers/staff";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
@@ -22,6 +23,7 @@ export const appRouter = createRouter({
   events: eventsRouter,
   deliveries: deliveriesRouter,
   publishedKeys: publishedKeysRouter,
+  reconciliation: reconciliationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,3 +9,4 @@ export * from "./published-keys";
 export * from "./audit-log";
 export * from "./idempotency-keys";
 export * from "./webhook-endpoint-breakers";
+export * from "./reconciliations";

@@ -3,6 +3,7 @@ import { health, healthReady } from "./health";
 import { merchantRoutes } from "./merchants";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
+import { reconciliationRoutes } from "./reconciliation";
 import { webhookRoutes } from "./webhooks";
 import { openApiRoute } from "@/server/openapi/route";
 
@@ -15,4 +16,5 @@ export const routes: readonly AnyRoute[] = [
   ...publishedKeyRoutes,
   ...paymentRoutes,
   ...webhookRoutes,
+  ...reconciliationRoutes,
 ];

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { payments, type PaymentRow } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, type Actor, type ServiceContext } from "../context";
+import { inTransaction, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { unsafeGetPaymentById } from "./fetch";
 import { toStaffPayment, type StaffPayment } from "./schemas";
@@ -10,14 +10,15 @@ import { toStaffPayment, type StaffPayment } from "./schemas";
 type ReconciliationColumns = Pick<PaymentRow, "reconciledAt" | "reconciledBy" | "reconciliationNote">;
 
 /**
- * The write both staff reconciliation verbs make (after checking the actor is staff), in one transaction:
- * lock the payment, keep staff who view one merchant to that merchant's payments (404 otherwise), set the
+ * The write both reconciliation verbs make (after checking the actor may reconcile), in one transaction:
+ * lock the payment, keep a reconciler scoped to one merchant (a merchant's user, or staff who opened one
+ * merchant) to that merchant's payments (404 otherwise), set the
  * reconciliation columns and audit the change. `change` sees the locked row, so the audit entry can say what
  * was there before.
  */
 export async function changeReconciliation(
   ctx: ServiceContext,
-  staff: Extract<Actor, { type: "staff" }>,
+  reconciler: { merchantId?: string },
   paymentId: string,
   change: (row: PaymentRow) => {
     columns: ReconciliationColumns;
@@ -27,7 +28,7 @@ export async function changeReconciliation(
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
     const row = await unsafeGetPaymentById(tx, paymentId, { forUpdate: true });
-    if (staff.merchantId && staff.merchantId !== row.merchantId) throw new NotFoundError("payment");
+    if (reconciler.merchantId && reconciler.merchantId !== row.merchantId) throw new NotFoundError("payment");
     const { columns, audit } = change(row);
     const [updated] = await tx
       .update(payments)

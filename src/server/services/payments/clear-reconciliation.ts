@@ -1,9 +1,9 @@
-import { requireStaff, type ServiceContext } from "../context";
+import { requireReconciler, type ServiceContext } from "../context";
 import { parseInput } from "../parse";
 import { changeReconciliation } from "./change-reconciliation";
 import { clearReconciliationInput, type StaffPayment } from "./schemas";
 
-/** Support staff undo a reconciliation (a wrong match). The cleared note stays in the audit log. */
+/** Support staff or the merchant's users undo a reconciliation (a wrong match). The cleared note stays in the audit log. */
 export async function clearPaymentReconciliation({
   ctx,
   input,
@@ -11,9 +11,9 @@ export async function clearPaymentReconciliation({
   ctx: ServiceContext;
   input: { paymentId: string };
 }): Promise<StaffPayment> {
-  const staff = requireStaff(ctx);
+  const reconciler = requireReconciler(ctx);
   const { paymentId } = parseInput(clearReconciliationInput, input);
-  return changeReconciliation(ctx, staff, paymentId, (row) => ({
+  return changeReconciliation(ctx, reconciler, paymentId, (row) => ({
     columns: { reconciledAt: null, reconciledBy: null, reconciliationNote: null },
     audit: {
       action: "payment.reconciliation_cleared",

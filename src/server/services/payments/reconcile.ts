@@ -1,11 +1,11 @@
-import { requireStaff, type ServiceContext } from "../context";
+import { requireReconciler, type ServiceContext } from "../context";
 import { parseInput } from "../parse";
 import { changeReconciliation } from "./change-reconciliation";
 import { reconcilePaymentInput, type StaffPayment } from "./schemas";
 
 /**
- * Support staff mark a payment reconciled (matched against the bank or chain) with a note. Marking it
- * again replaces the note. Audit-logged in the same transaction.
+ * Support staff, or the merchant's own users, mark a payment reconciled (matched against the bank or chain)
+ * with a note. Marking it again replaces the note. Audit-logged in the same transaction.
  */
 export async function markPaymentReconciled({
   ctx,
@@ -14,11 +14,11 @@ export async function markPaymentReconciled({
   ctx: ServiceContext;
   input: { paymentId: string; note: string };
 }): Promise<StaffPayment> {
-  const staff = requireStaff(ctx);
+  const reconciler = requireReconciler(ctx);
   const { paymentId, note } = parseInput(reconcilePaymentInput, input);
   const now = ctx.now();
-  return changeReconciliation(ctx, staff, paymentId, (row) => ({
-    columns: { reconciledAt: now, reconciledBy: staff.userId, reconciliationNote: note },
+  return changeReconciliation(ctx, reconciler, paymentId, (row) => ({
+    columns: { reconciledAt: now, reconciledBy: reconciler.userId, reconciliationNote: note },
     audit: { action: "payment.reconciled", details: { note, previousNote: row.reconciliationNote } },
   }));
 }

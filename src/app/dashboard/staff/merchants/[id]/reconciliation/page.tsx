@@ -1,0 +1,9 @@
+import type { Metadata } from "next";
+import { ReconciliationPage } from "@/components/reconciliation/reconciliation-page";
+
+export const metadata: Metadata = { title: "Reconciliation (support)" };
+
+export default async function StaffReconciliationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return <ReconciliationPage merchantId={id} />;
+}

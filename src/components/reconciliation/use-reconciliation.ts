@@ -1,0 +1,37 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc/client";
+
+/**
+ * The reconciliation procedures for whoever is signed in: a merchant's own (no `merchantId`), or support
+ * staff's for the merchant they chose. One set of options, so the components are the same for both.
+ */
+export function useReconciliationApi(merchantId: string | undefined) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const forStaff = merchantId !== undefined;
+  const scope = forStaff ? { merchantId } : {};
+  const routes = trpc.reconciliation;
+  return {
+    list: (cursor?: string) => (forStaff ? routes.staff.list.queryOptions({ merchantId, cursor, limit: 20 }) : routes.list.queryOptions({ cursor, limit: 20 })),
+    get: (input: { id: string; status?: LineStatus; cursor?: string }) =>
+      forStaff ? routes.staff.get.queryOptions({ merchantId, ...input }) : routes.get.queryOptions(input),
+    mapping: () => (forStaff ? routes.staff.mapping.queryOptions({ merchantId }) : routes.mapping.queryOptions()),
+    resolveLine: () => (forStaff ? routes.staff.resolveLine.mutationOptions() : routes.resolveLine.mutationOptions()),
+    resolveMatched: () => (forStaff ? routes.staff.resolveMatched.mutationOptions() : routes.resolveMatched.mutationOptions()),
+    scope,
+    /** Upload and export go through route handlers (docs/reconciliation.md); staff name the merchant. */
+    query: (params: Record<string, string | undefined>) => {
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries({ ...params, merchantId })) if (value) search.set(name, value);
+      const text = search.toString();
+      return text ? `?${text}` : "";
+    },
+    invalidate: () => queryClient.invalidateQueries({ queryKey: routes.pathKey() }),
+  };
+}
+
+export const LINE_STATUSES = ["matched", "mismatched", "missingInLedger", "missingInFile", "malformed"] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
+export const FIELDS = ["externalId", "reference", "amount", "currency", "settledAt", "fee"] as const;

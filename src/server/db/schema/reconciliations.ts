@@ -1,0 +1,87 @@
+import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, timestamptz, updatedAt } from "./columns";
+import { merchants } from "./merchants";
+
+export const reconciliationLineStatuses = ["matched", "mismatched", "missingInLedger", "missingInFile", "malformed"] as const;
+export type ReconciliationLineStatus = (typeof reconciliationLineStatuses)[number];
+
+export interface ReconciliationSummary {
+  matched: number;
+  mismatched: number;
+  missingInLedger: number;
+  missingInFile: number;
+  malformed: number;
+}
+
+/**
+ * One uploaded settlement file compared with the ledger (docs/reconciliation.md). Written while the file
+ * streams in as `processing`, so a failed upload (too large, client gone) is deleted rather than shown half
+ * done; only `complete` reports are ever read.
+ */
+export const reconciliations = pgTable(
+  "reconciliations",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["processing", "complete"] }).notNull(),
+    /** The window for `missingInFile` (payments created in it); null when neither the file nor the caller gave one. */
+    windowFrom: timestamptz("window_from"),
+    windowTo: timestamptz("window_to"),
+    summary: jsonb("summary").$type<ReconciliationSummary>(),
+    fileLines: integer("file_lines").notNull().default(0),
+    /** `user`, `staff` or `api_key`, and its id: who uploaded the file. */
+    createdByType: text("created_by_type").notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("reconciliations_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc())],
+);
+
+/**
+ * The report's lines in file order (`position`); `missingInFile` lines come after the file's. Only the
+ * primary key is indexed: a 100,000-line report is written in one go, and every other index made that
+ * write slower than it made the reads (the anti-join for `missingInFile` and the duplicate check hash one
+ * report's lines; a status filter reads one report in position order).
+ */
+export const reconciliationLines = pgTable(
+  "reconciliation_lines",
+  {
+    reconciliationId: text("reconciliation_id")
+      .notNull()
+      .references(() => reconciliations.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** The line in the file (header = 1); null for `missingInFile`. */
+    lineNumber: integer("line_number"),
+    status: text("status", { enum: reconciliationLineStatuses }).notNull(),
+    /** Why a line is `mismatched` (`amount`, `currency`, `duplicate`, `ambiguous_reference`) or `malformed`. */
+    reason: text("reason"),
+    externalId: text("external_id"),
+    reference: text("reference"),
+    fileAmount: text("file_amount"),
+    fileCurrency: text("file_currency"),
+    fee: text("fee"),
+    settledAt: timestamptz("settled_at"),
+    paymentId: text("payment_id"),
+    ledgerAmount: text("ledger_amount"),
+    ledgerCurrency: text("ledger_currency"),
+    resolvedAt: timestamptz("resolved_at"),
+    resolvedBy: text("resolved_by"),
+    resolutionNote: text("resolution_note"),
+  },
+  (table) => [primaryKey({ columns: [table.reconciliationId, table.position] })],
+);
+
+/** Which file column feeds which field, remembered per merchant for the dashboard's uploads. */
+export const reconciliationMappings = pgTable("reconciliation_mappings", {
+  merchantId: text("merchant_id")
+    .primaryKey()
+    .references(() => merchants.id, { onDelete: "cascade" }),
+  columns: jsonb("columns").$type<Record<string, string>>().notNull(),
+  updatedAt: updatedAt(),
+});
+
+export type ReconciliationRow = typeof reconciliations.$inferSelect;
+export type ReconciliationLineRow = typeof reconciliationLines.$inferSelect;

@@ -1,0 +1,46 @@
+import { and, eq } from "drizzle-orm";
+import { reconciliationLines } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import { recordAudit } from "../audit/record";
+import { inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
+import { NotFoundError, ServiceError } from "../errors";
+import { parseInput } from "../parse";
+import { markPaymentReconciled } from "../payments/reconcile";
+import { getCompleteReconciliation } from "./get";
+import { resolveLineInput, toReconciliationLine, type ReconciliationLine } from "./schemas";
+
+/**
+ * Resolves one line of a report: its payment is marked reconciled with the note (the payments verb, which
+ * audit-logs it), and the line records who resolved it, in one transaction. A line without a payment
+ * (`missingInLedger`, `malformed`, an ambiguous reference) has nothing to mark: 409.
+ */
+export async function resolveReconciliationLine({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { id: string; position: number; note: string };
+}): Promise<ReconciliationLine> {
+  const reconciler = requireReconciler(ctx);
+  const merchantId = requireMerchantId(ctx);
+  const { id, position, note } = parseInput(resolveLineInput, input);
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = inTransaction(ctx, tx);
+    await getCompleteReconciliation(tx, merchantId, id);
+    const lineAt = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.position, position));
+    const [line] = await tx.select().from(reconciliationLines).where(lineAt).for("update");
+    if (!line) throw new NotFoundError("reconciliation line");
+    if (!line.paymentId) throw new ServiceError("reconciliation_line_without_payment", "This line names no recorded payment to mark reconciled.");
+    const payment = await markPaymentReconciled({ ctx: txCtx, input: { paymentId: line.paymentId, note } });
+    const [resolved] = await tx
+      .update(reconciliationLines)
+      .set({ resolvedAt: payment.reconciledAt ? new Date(payment.reconciledAt) : ctx.now(), resolvedBy: reconciler.userId, resolutionNote: note })
+      .where(lineAt)
+      .returning();
+    await recordAudit({
+      ctx: txCtx,
+      input: { action: "reconciliation.line_resolved", targetType: "reconciliation", targetId: id, merchantId, details: { position, paymentId: line.paymentId, note } },
+    });
+    return toReconciliationLine(resolved!);
+  });
+}

@@ -1,0 +1,68 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { newId } from "@/lib/ids";
+import { auditLog, payments, reconciliationLines } from "@/server/db/schema";
+import { withTransaction } from "@/server/db/transaction";
+import { recordAudit } from "../audit/record";
+import { actorId, inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
+import { parseInput } from "../parse";
+import { getCompleteReconciliation } from "./get";
+import { resolveMatchedInput } from "./schemas";
+
+const AUDIT_BATCH = 1000;
+
+/**
+ * Marks every payment of the report's unresolved `matched` lines reconciled with one note, in one
+ * transaction and two statements (a report can match 100,000 payments: no per-payment round trips). Each
+ * payment still gets its own `payment.reconciled` audit row, as the single-payment verb writes, plus one
+ * `reconciliation.matched_resolved` row for the action. Answers how many were resolved.
+ */
+export async function resolveMatchedLines({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: { id: string; note: string };
+}): Promise<{ resolved: number }> {
+  const reconciler = requireReconciler(ctx);
+  const merchantId = requireMerchantId(ctx);
+  const { id, note } = parseInput(resolveMatchedInput, input);
+  const now = ctx.now();
+  return withTransaction(ctx.db, async (tx) => {
+    await getCompleteReconciliation(tx, merchantId, id);
+    const pending = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.status, "matched"), isNull(reconciliationLines.resolvedAt));
+    const lines = await tx
+      .update(reconciliationLines)
+      .set({ resolvedAt: now, resolvedBy: reconciler.userId, resolutionNote: note })
+      .where(pending)
+      .returning({ paymentId: reconciliationLines.paymentId });
+    const paymentIds = lines.flatMap((line) => (line.paymentId ? [line.paymentId] : []));
+    for (let start = 0; start < paymentIds.length; start += AUDIT_BATCH) {
+      const chunk = paymentIds.slice(start, start + AUDIT_BATCH);
+      const updated = await tx
+        .update(payments)
+        .set({ reconciledAt: now, reconciledBy: reconciler.userId, reconciliationNote: note, updatedAt: now })
+        .where(and(eq(payments.merchantId, merchantId), inArray(payments.id, chunk)))
+        .returning({ id: payments.id });
+      if (updated.length === 0) continue;
+      await tx.insert(auditLog).values(
+        updated.map((payment) => ({
+          id: newId("audit"),
+          actorType: ctx.actor.type,
+          actorId: actorId(ctx.actor),
+          merchantId,
+          action: "payment.reconciled",
+          targetType: "payment",
+          targetId: payment.id,
+          requestId: ctx.requestId,
+          details: { note, reconciliationId: id },
+          createdAt: now,
+        })),
+      );
+    }
+    await recordAudit({
+      ctx: inTransaction(ctx, tx),
+      input: { action: "reconciliation.matched_resolved", targetType: "reconciliation", targetId: id, merchantId, details: { resolved: paymentIds.length, note } },
+    });
+    return { resolved: paymentIds.length };
+  });
+}
