@@ -1,4 +1,5 @@
 import { InvalidEnvironmentError } from "@/env";
+import { DataDirInUseError } from "@/server/db/data-dir-lock";
 import { recordPeerAddresses } from "@/server/http/peer-address";
 import { getRuntime } from "@/server/runtime";
 
@@ -10,6 +11,6 @@ try {
 } catch (error) {
   // Refuse to serve with a broken configuration or an unreachable database: say why and stop.
   // eslint-disable-next-line no-console
-  console.error(error instanceof InvalidEnvironmentError ? error.message : error);
+  console.error(error instanceof InvalidEnvironmentError || error instanceof DataDirInUseError ? error.message : error);
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { lockDataDir } from "./data-dir-lock";
 import { preparingClient } from "./prepared-client";
 import * as schema from "./schema";
 import type { Database, DatabaseHandle } from "./types";
@@ -44,14 +45,25 @@ export async function openEmbeddedDatabase(dataDir: string | undefined): Promise
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  let client;
-  if (dataDir) {
-    const folder = path.resolve(dataDir, "pglite");
-    mkdirSync(folder, { recursive: true });
-    client = await PGlite.create(folder);
-  } else {
-    client = await PGlite.create();
+  if (!dataDir) return embeddedHandle(await PGlite.create(), drizzle, migrate);
+  const folder = path.resolve(dataDir, "pglite");
+  mkdirSync(folder, { recursive: true });
+  // Before PGlite reads a byte: a second process on this folder refuses here (db/data-dir-lock.ts).
+  const lock = lockDataDir(path.resolve(dataDir));
+  try {
+    const handle = await embeddedHandle(await PGlite.create(folder), drizzle, migrate);
+    return { ...handle, close: () => handle.close().finally(() => lock.release()) };
+  } catch (error) {
+    lock.release();
+    throw error;
   }
+}
+
+async function embeddedHandle(
+  client: import("@electric-sql/pglite").PGlite,
+  drizzle: typeof import("drizzle-orm/pglite").drizzle,
+  migrate: typeof import("drizzle-orm/pglite/migrator").migrate,
+): Promise<DatabaseHandle> {
   const db = drizzle({ client, schema }) as unknown as Database;
   await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, kind: "embedded", close: () => client.close() };
