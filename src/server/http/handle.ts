@@ -3,9 +3,9 @@ import { newId } from "@/lib/ids";
 import { unredacted } from "@/server/log";
 import type { Runtime } from "@/server/runtime";
 import type { Executor } from "@/server/db/types";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@/server/db/unavailable";
 import { inTransaction, type Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
+import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
 import { ClientClosedRequestError, readJsonBody } from "./body";
@@ -119,12 +119,11 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId: strin
     // nginx's "client closed request": for the access log; the client is gone.
     return new Response(null, { status: 499, headers: { "x-request-id": requestId } });
   }
-  if (isDatabaseUnavailable(error)) {
+  const unavailable = databaseUnavailableError(error);
+  if (unavailable) {
     // The database dropped or refused the connection: a retry will do (db/unavailable.ts), not a bug report.
     runtime.log.warn({ err: error, requestId, route: route?.path }, "database unavailable");
-    return problemResponse(problemBody("service_unavailable", "The database is unavailable; retry shortly.", requestId), {
-      "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
-    });
+    return problemResponse(problemBody(unavailable.code, unavailable.detail, requestId), unavailable.options.headers);
   }
   runtime.log.error({ err: error, requestId, route: route?.path }, "unhandled error");
   return problemResponse(
