@@ -95,7 +95,7 @@ describe("the embedded database's data folder", () => {
     } finally {
       await handle.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it("is free again at once when its holder was SIGKILLed (the stale lock is taken over)", async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "mps-lock-"));
@@ -115,5 +115,13 @@ describe("the embedded database's data folder", () => {
     } finally {
       await handle.close();
     }
-  }, 60_000);
+  }, 120_000);
+
+  it("is never opened by `npm run worker`: it refuses at once and says the server's inline worker delivers", () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "mps-lock-"));
+    const worker = spawnSync("node", [...tsx, "scripts/worker.ts"], { env: envFor(dataDir), encoding: "utf8" });
+    expect(worker.status).not.toBe(0);
+    expect(worker.stderr).toContain("needs DATABASE_URL");
+    expect(worker.stderr).toContain("inline worker");
+  }, 120_000);
 });
