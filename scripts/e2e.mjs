@@ -7,9 +7,15 @@ import path from "node:path";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
+class StepFailed extends Error {}
+
+// A failed step ends the run through `finally` (which removes the data folder), with the step's exit code.
 function run(command, args, extraEnv = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (result.status !== 0) {
+    process.exitCode = result.status ?? 1;
+    throw new StepFailed(`${command} ${args[0]} failed`);
+  }
 }
 
 // A system Chromium when there is one (Debian's here: no browser downloads on this network);
@@ -38,6 +44,8 @@ try {
     E2E_STAFF_EMAIL: staff.email,
     E2E_STAFF_PASSWORD: staff.password,
   });
+} catch (error) {
+  if (!(error instanceof StepFailed)) throw error;
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { getEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
+import { DataDirInUseError } from "../src/server/db/data-dir-lock";
 import { openDatabase } from "../src/server/db/open";
 import { createLogger } from "../src/server/log";
 import { createRuntime } from "../src/server/runtime";
@@ -32,7 +33,13 @@ if (!password) {
 }
 
 const env = getEnv();
-const runtime = createRuntime({ env, database: await openDatabase(env), log: createLogger(env.LOG_LEVEL) });
+const database = await openDatabase(env).catch((error: unknown) => {
+  // The embedded database is open in another process (the server): say so and what to do, touching nothing.
+  if (!(error instanceof DataDirInUseError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
+const runtime = createRuntime({ env, database, log: createLogger(env.LOG_LEVEL) });
 try {
   const ctx = createServiceContext(runtime, { type: "system" }, newId("request"));
   const user = await createStaffUser({ ctx, input: { email: values.email, password, name: values.name } });

@@ -27,8 +27,11 @@ async function main() {
   });
   const env = getEnv();
   if (!env.DATABASE_URL) {
-    // PGlite keeps its data folder to one process: a second one would corrupt it.
-    throw new Error("npm run worker needs DATABASE_URL (PostgreSQL). With the embedded database, use the web process's inline worker (WEBHOOK_WORKER=inline).");
+    // One process per embedded data folder (db/data-dir-lock.ts), and that process is the server.
+    throw new Error(
+      "npm run worker needs DATABASE_URL (a PostgreSQL server). On the embedded database the server's inline worker " +
+        "already delivers webhooks (WEBHOOK_WORKER=inline, the default): there is nothing to start.",
+    );
   }
   const log = createLogger(env.LOG_LEVEL).child({ process: "webhook-worker", pid: process.pid });
   const database = await openDatabase(env);

@@ -1,15 +1,19 @@
-import { InvalidEnvironmentError } from "@/env";
+import { getEnv, InvalidEnvironmentError } from "@/env";
+import { DataDirInUseError } from "@/server/db/data-dir-lock";
 import { recordPeerAddresses } from "@/server/http/peer-address";
+import { refuseBeforeNext } from "@/server/http/refuse-before-next";
 import { getRuntime } from "@/server/runtime";
 
-// Before the first request: per-IP limits need each request's TCP peer (http/peer-address.ts).
+// Before the first request: per-IP limits need each request's TCP peer (http/peer-address.ts), and TRACE, two
+// Authorization headers or a cross-origin POST to a page are refused before Next.js builds a Request (http/refuse-before-next.ts).
 recordPeerAddresses();
 
 try {
+  refuseBeforeNext({ trustedProxyHops: getEnv().TRUSTED_PROXY_HOPS });
   await getRuntime();
 } catch (error) {
   // Refuse to serve with a broken configuration or an unreachable database: say why and stop.
   // eslint-disable-next-line no-console
-  console.error(error instanceof InvalidEnvironmentError ? error.message : error);
+  console.error(error instanceof InvalidEnvironmentError || error instanceof DataDirInUseError ? error.message : error);
   process.exit(1);
 }

@@ -41,13 +41,13 @@ describe("per API key", () => {
     expect(count(answers, 200)).toBeGreaterThanOrEqual(10);
     expect(count(answers, 200)).toBeLessThanOrEqual(10 + 5 * (seconds - 1));
     expect(count(answers, 200) + count(answers, 429)).toBe(30);
-    expectRateLimited(answers.find((answer) => answer.status === 429)!, '"api_key";q=5;w=1');
+    expectRateLimited(answers.find((answer) => answer.status === 429)!, '"api_key";q=5;w=1, "api_key_burst";q=5;w=10');
   });
 
   it("counts each key on its own", async () => {
     const response = await api.get(`/merchant/${bob.merchant.id}`, { key: bob.apiKey });
     expect(response.status).toBe(200);
-    expect(response.headers.get("ratelimit-policy")).toBe('"api_key";q=5;w=1');
+    expect(response.headers.get("ratelimit-policy")).toBe('"api_key";q=5;w=1, "api_key_burst";q=5;w=10');
     expect(response.headers.get("ratelimit")).toMatch(/^"api_key";r=[0-4];t=1$/);
   });
 });
@@ -68,7 +68,7 @@ describe("register", () => {
     for (let i = 0; i < 10; i++) {
       const response = await api.post("/merchant/register", { body: {}, headers: { "x-forwarded-for": ip } });
       expect(response.status).toBe(400);
-      expect(response.headers.get("ratelimit-policy")).toBe('"ip";q=20;w=1, "register";q=10;w=3600');
+      expect(response.headers.get("ratelimit-policy")).toBe('"ip";q=20;w=1, "ip_burst";q=20;w=10, "register";q=10;w=3600');
     }
     const blocked = await api.post("/merchant/register", {
       body: { name: "Eve", email: "eve@example.com", password: "a long enough password" },

@@ -1,6 +1,16 @@
+import { ID_PREFIXES } from "../../src/lib/ids";
 import type { AnyRoute } from "../../src/server/http/route";
 import { queryParameters, type FuzzContext, type FuzzRequest } from "./fuzz-requests";
-import { CONTENT_TYPES, NASTY_DATES, NASTY_DECIMALS, NASTY_PATH_SEGMENTS, RAW_BODIES, RAW_QUERY_PIECES } from "./fuzz-values";
+import {
+  CONTENT_TYPES,
+  JSON_WITH_PARAMETERS,
+  NASTY_DATES,
+  NASTY_DECIMALS,
+  NASTY_PATH_SEGMENTS,
+  NON_OBJECT_BODIES,
+  RAW_BODIES,
+  RAW_QUERY_PIECES,
+} from "./fuzz-values";
 
 // One of each JSON type, plus the strings the database cannot store: per field, so each field's own
 // validation (not the pipeline's) meets them. Size and depth are tried once per route, below.
@@ -38,8 +48,15 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
   if (firstParam) {
     for (const segment of NASTY_PATH_SEGMENTS) cases.push({ ...base, path: route.path.replace(firstParam, segment).replace(/\{\w+\}/g, ctx.knownIds[0]!) });
   }
+  // Every id parameter meets a well-formed id of every kind (another kind's id must be a plain 404 or 400).
+  for (const param of route.path.match(/\{\w+\}/g) ?? []) {
+    for (const prefix of Object.values(ID_PREFIXES)) {
+      cases.push({ ...base, path: route.path.replace(param, `${prefix}_${UNKNOWN_ULID}`).replace(/\{\w+\}/g, ctx.knownIds[0]!) });
+    }
+  }
 
   for (const piece of RAW_QUERY_PIECES) cases.push({ ...base, query: piece });
+  cases.push({ ...base, query: "unknown=1&unknown=2" });
   for (const [key, schema] of Object.entries(queryParameters(route))) {
     const shaped = schema.format === "date-time" || schema.format === "date" ? NASTY_DATES : [];
     for (const value of [...BAD_QUERY_VALUES, ...shaped]) cases.push({ ...base, query: new URLSearchParams([[key, value]]).toString() });
@@ -59,6 +76,11 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
     const body = JSON.stringify(example);
     for (const contentType of CONTENT_TYPES) cases.push(withBody(body, contentType));
     for (const raw of RAW_BODIES) cases.push(withBody(raw, "application/json"));
+    for (const raw of NON_OBJECT_BODIES) cases.push({ ...withBody(raw, "application/json"), expected: { code: "validation_failed", field: "body" } });
+    for (const contentType of JSON_WITH_PARAMETERS) cases.push({ ...withBody(body, contentType), expected: { notCode: "unsupported_media_type" } });
+    // Framing headers that disagree: the HTTP server settles framing (Node refuses both at once on the wire);
+    // whatever reaches the pipeline must still be answered without a 5xx.
+    cases.push({ ...withBody(body, "application/json"), headers: { ...base.headers, "transfer-encoding": "chunked", "content-length": "5" } });
     cases.push(withBody(JSON.stringify({ filler: "x".repeat(70_000) }), "application/json"));
     cases.push({ ...withBody(JSON.stringify({ filler: "x".repeat(70_000) }), "application/json"), headers: { ...base.headers, "content-length": "100" } });
     cases.push({ ...withBody(body, "application/json"), headers: { ...base.headers, "content-length": "99999999" } });
@@ -72,8 +94,15 @@ export function corpusFor(route: AnyRoute, ctx: FuzzContext): FuzzRequest[] {
         for (const wrong of [...WRONG_VALUES, ...shaped]) cases.push(withBody(JSON.stringify({ ...example, [field]: wrong }), "application/json"));
       }
       const [first] = Object.keys(example);
-      // The last duplicate key wins in JSON.parse: this replaces a field with 20,000 nested arrays.
-      if (first) cases.push(withBody(JSON.stringify(example).replace(/\}$/, `,"${first}":${"[".repeat(20_000)}${"]".repeat(20_000)}}`), "application/json"));
+      if (first) {
+        const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+        cases.push(withBody(JSON.stringify({ ...example, [first]: "__deep__" }).replace('"__deep__"', deep), "application/json"));
+      }
+      // A key given twice (JSON.parse would keep the last): refused, naming it, whichever key and at any depth.
+      for (const path of objectPaths(example)) {
+        const text = withDuplicateKey(example, path);
+        if (text) cases.push({ ...withBody(text.body, "application/json"), expected: { code: "validation_failed", field: text.field } });
+      }
       cases.push(withBody(JSON.stringify({ ...example, unexpectedField: "surprise" }), "application/json"));
     }
   }
@@ -102,4 +131,25 @@ function streamedBodyCases(
     cases.push(withBody(body, mediaType));
   }
   return cases;
+}
+
+const UNKNOWN_ULID = "01jd0000000000000000000000";
+
+/** Paths to every object in a JSON value, the root included. */
+function objectPaths(value: unknown, prefix: string[] = []): string[][] {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return [];
+  return [prefix, ...Object.entries(value).flatMap(([key, child]) => objectPaths(child, [...prefix, key]))];
+}
+
+/** The example's JSON with the first key of the object at `path` given a second time (same value). */
+function withDuplicateKey(example: unknown, path: string[]): { body: string; field: string } | null {
+  const target = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], example) as Record<string, unknown>;
+  const [key] = Object.keys(target);
+  if (key === undefined) return null;
+  const marker = "__duplicate_here__";
+  const marked = structuredClone(example) as Record<string, unknown>;
+  const parent = path.reduce<Record<string, unknown>>((node, k) => node[k] as Record<string, unknown>, marked);
+  parent[marker] = true;
+  const body = JSON.stringify(marked).replace(`"${marker}":true`, `${JSON.stringify(key)}:${JSON.stringify(target[key])}`);
+  return { body, field: ["body", ...path, key].join(".") };
 }

@@ -23,6 +23,11 @@ export interface FuzzRequest {
   query: string;
   headers: Record<string, string>;
   body?: string | Uint8Array;
+  /**
+   * What the answer must be beyond "no 5xx, no stray row": a refusal with this code (naming `field` among its
+   * errors when given), or, with `notCode`, anything but that code.
+   */
+  expected?: { code: string; field?: string } | { notCode: string };
 }
 
 export interface FuzzContext {

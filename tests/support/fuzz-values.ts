@@ -156,6 +156,17 @@ export const queryValue = fc.oneof(
 /** Raw query-string pieces the URL parser keeps as they are. */
 export const RAW_QUERY_PIECES = ["%00", "%FF", "%", "%ZZ", "a=%E0%A4%A", "&&&", "=", "==x", "a[b]=c", "a[]=1&a[]=2", "__proto__[x]=1", "constructor[prototype][x]=1"];
 
+/** JSON's content type with parameters and in odd casing: all of them JSON, to be read as such. */
+export const JSON_WITH_PARAMETERS = [
+  "application/json; charset=utf-8",
+  "Application/Json;Charset=UTF-8",
+  'application/json ; charset="utf-8"',
+  "application/json;charset=utf-8;q=1",
+];
+
+/** Valid JSON that is not an object: refused as a body on every route that takes one. */
+export const NON_OBJECT_BODIES = ["[]", '"x"', "null", "1", "true", "[{}]", "0", "false", '""'];
+
 /** Content types other than JSON, and odd spellings of it. */
 export const CONTENT_TYPES = [
   undefined,
@@ -166,6 +177,7 @@ export const CONTENT_TYPES = [
   "application/json; charset=utf-16",
   "APPLICATION/JSON",
   "application/vnd.api+json",
+  ...JSON_WITH_PARAMETERS,
 ];
 
 /** Bodies that are not JSON, or barely: raw bytes and text. */

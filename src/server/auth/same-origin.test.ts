@@ -6,22 +6,31 @@ const request = (method: string, headers: Record<string, string>) =>
 
 describe("isCrossSiteRequest", () => {
   it("accepts same-origin POSTs by Sec-Fetch-Site or by Origin", () => {
-    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "same-origin" }))).toBe(false);
-    expect(isCrossSiteRequest(request("POST", { origin: "http://shop.example" }))).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "same-origin" }), 0)).toBe(false);
+    expect(isCrossSiteRequest(request("POST", { origin: "http://shop.example" }), 0)).toBe(false);
   });
 
   it("refuses POSTs from another site, a sibling subdomain, or with no evidence at all", () => {
-    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "cross-site", origin: "https://evil.example" }))).toBe(true);
-    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "same-site" }))).toBe(true);
-    expect(isCrossSiteRequest(request("POST", { origin: "http://evil.example" }))).toBe(true);
-    expect(isCrossSiteRequest(request("POST", { origin: "null" }))).toBe(true);
-    expect(isCrossSiteRequest(request("POST", {}))).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "cross-site", origin: "https://evil.example" }), 0)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { "sec-fetch-site": "same-site" }), 0)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { origin: "http://evil.example" }), 0)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", { origin: "null" }), 0)).toBe(true);
+    expect(isCrossSiteRequest(request("POST", {}), 0)).toBe(true);
+  });
+
+  it("reads X-Forwarded-Host only when a trusted proxy sets it (TRUSTED_PROXY_HOPS > 0)", () => {
+    const forged = request("POST", { origin: "http://evil.example", "x-forwarded-host": "evil.example" });
+    expect(isCrossSiteRequest(forged, 0)).toBe(true);
+    expect(isCrossSiteRequest(forged, 1)).toBe(false); // the proxy says the client asked for evil.example
+    const proxied = request("POST", { origin: "https://shop.example.com", host: "app:3000", "x-forwarded-host": "shop.example.com" });
+    expect(isCrossSiteRequest(proxied, 1)).toBe(false);
+    expect(isCrossSiteRequest(proxied, 0)).toBe(true);
   });
 
   it("refuses GETs only when the browser says they come from elsewhere", () => {
-    expect(isCrossSiteRequest(request("GET", {}))).toBe(false);
-    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "same-origin" }))).toBe(false);
-    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "none" }))).toBe(false);
-    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "cross-site" }))).toBe(true);
+    expect(isCrossSiteRequest(request("GET", {}), 0)).toBe(false);
+    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "same-origin" }), 0)).toBe(false);
+    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "none" }), 0)).toBe(false);
+    expect(isCrossSiteRequest(request("GET", { "sec-fetch-site": "cross-site" }), 0)).toBe(true);
   });
 });

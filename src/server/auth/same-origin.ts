@@ -4,7 +4,7 @@
  * naming this host. A GET is refused only when the browser says it comes from elsewhere (a cross-site link or
  * form), since same-origin GETs carry no `Origin`; some tRPC queries write audit rows (staff searches).
  */
-export function isCrossSiteRequest(request: Request): boolean {
+export function isCrossSiteRequest(request: Request, trustedProxyHops: number): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
   if (request.method === "GET" || request.method === "HEAD") {
     return fetchSite !== null && fetchSite !== "same-origin" && fetchSite !== "none";
@@ -12,10 +12,20 @@ export function isCrossSiteRequest(request: Request): boolean {
   if (fetchSite) return fetchSite !== "same-origin";
   const origin = request.headers.get("origin");
   if (!origin) return true;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const host = sameOriginHost((name) => request.headers.get(name), trustedProxyHops);
   try {
     return new URL(origin).host !== host;
   } catch {
     return true;
   }
+}
+
+/**
+ * The host the client asked for. `X-Forwarded-Host` is what a proxy in front says the client asked for, so it
+ * counts only when TRUSTED_PROXY_HOPS declares such a proxy; otherwise the client wrote it, and with it could
+ * make any `Origin` look like this site's.
+ */
+export function sameOriginHost(header: (name: string) => string | null, trustedProxyHops: number): string | null {
+  const forwarded = trustedProxyHops > 0 ? header("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  return forwarded || header("host");
 }

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { lockDataDir } from "./data-dir-lock";
 import { preparingClient } from "./prepared-client";
 import * as schema from "./schema";
 import type { Database, DatabaseHandle } from "./types";
@@ -8,6 +9,14 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
 /** postgres.js pool size: in-flight queries beyond it queue up inside the driver. */
 export const SERVER_POOL_SIZE = 10;
+
+/**
+ * Chosen, not defaulted (docs/decisions.md, "When the database goes away"): a connection attempt gives up after
+ * 5 s (postgres.js waits 30 s); a pooled connection idle for 60 s is closed; no statement runs longer than 15 s
+ * and no transaction sits idle longer than 15 s (the server ends it and frees its locks). Every request's
+ * statements take milliseconds; these bound what a dead peer or a stuck query can hold.
+ */
+export const SERVER_TIMEOUTS = { connectSeconds: 5, idleSeconds: 60, statementMs: 15_000, idleInTransactionMs: 15_000 };
 
 /** Any fixed number: the session-level advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK_ID = 724_011_3001;
@@ -28,9 +37,17 @@ export async function openServerDatabase(url: string, options: { max?: number } 
   const client = postgres(url, {
     max: options.max ?? SERVER_POOL_SIZE,
     onnotice: () => {},
-    // Timestamps are read as PostgreSQL's text (db/utc-text.ts for the payment reads, db/pg-timestamp.ts for the
-    // rest): both need the ISO style, whatever the server's or the database's default (a startup setting wins).
-    connection: { DateStyle: "ISO, MDY" },
+    // When the server is gone, fail fast (503 + Retry-After) rather than queue requests behind a 30 s connect:
+    // docs/decisions.md, "When the database goes away".
+    connect_timeout: SERVER_TIMEOUTS.connectSeconds,
+    idle_timeout: SERVER_TIMEOUTS.idleSeconds,
+    connection: {
+      // Timestamps are read as PostgreSQL's text (db/utc-text.ts for the payment reads, db/pg-timestamp.ts for
+      // the rest): both need the ISO style, whatever the server's or the database's default (a startup setting wins).
+      DateStyle: "ISO, MDY",
+      statement_timeout: SERVER_TIMEOUTS.statementMs,
+      idle_in_transaction_session_timeout: SERVER_TIMEOUTS.idleInTransactionMs,
+    },
   });
   const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;
   const listen = async (channel: string, onNotify: () => void) => (await client.listen(channel, onNotify)).unlisten;
@@ -45,14 +62,25 @@ export async function openEmbeddedDatabase(dataDir: string | undefined): Promise
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  let client;
-  if (dataDir) {
-    const folder = path.resolve(dataDir, "pglite");
-    mkdirSync(folder, { recursive: true });
-    client = await PGlite.create(folder);
-  } else {
-    client = await PGlite.create();
+  if (!dataDir) return embeddedHandle(await PGlite.create(), drizzle, migrate);
+  const folder = path.resolve(dataDir, "pglite");
+  mkdirSync(folder, { recursive: true });
+  // Before PGlite reads a byte: a second process on this folder refuses here (db/data-dir-lock.ts).
+  const lock = lockDataDir(path.resolve(dataDir));
+  try {
+    const handle = await embeddedHandle(await PGlite.create(folder), drizzle, migrate);
+    return { ...handle, close: () => handle.close().finally(() => lock.release()) };
+  } catch (error) {
+    lock.release();
+    throw error;
   }
+}
+
+async function embeddedHandle(
+  client: import("@electric-sql/pglite").PGlite,
+  drizzle: typeof import("drizzle-orm/pglite").drizzle,
+  migrate: typeof import("drizzle-orm/pglite/migrator").migrate,
+): Promise<DatabaseHandle> {
   const db = drizzle({ client, schema }) as unknown as Database;
   await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   const listen = async (channel: string, onNotify: () => void) => {

@@ -5,6 +5,7 @@ import { apiKeys, merchants } from "@/server/db/schema";
 import type { Runtime } from "@/server/runtime";
 import type { Actor } from "@/server/services/context";
 import { ServiceError } from "@/server/services/errors";
+import { ambiguousAuthorization } from "./refuse-before-next";
 
 const INVALID_KEY_DETAIL = "The API key is not valid.";
 /** `lastUsedAt` is kept to the minute: at most one write a minute per key, never one per request. */
@@ -25,6 +26,8 @@ export async function authenticateApiKey(
       headers: { "www-authenticate": 'Bearer realm="api"' },
     });
   }
+  // Two Authorization headers arrive joined by ", " (Fetch); over HTTP, refuse-before-next.ts refuses them first.
+  if (header.includes(",")) throw ambiguousAuthorization().error;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const key = match?.[1];
   if (!key || !isWellFormedApiKey(key)) throw invalidKey();

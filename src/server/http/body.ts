@@ -1,4 +1,5 @@
-import { ServiceError } from "@/server/services/errors";
+import { ServiceError, ValidationError } from "@/server/services/errors";
+import { firstDuplicateKey } from "./duplicate-keys";
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
@@ -15,7 +16,9 @@ export class ClientClosedRequestError extends Error {
 
 /**
  * Reads a JSON request body: refuses a non-JSON content type (415), more than 64 KiB (413, counted while
- * streaming, so a lying Content-Length does not help) and malformed JSON or invalid UTF-8 (400).
+ * streaming, so a lying Content-Length does not help), malformed JSON or invalid UTF-8 (400), and — as
+ * `validation_failed` naming the field — a body that is not a JSON object (`null` must not read as "no
+ * changes") or that gives one key twice (JSON.parse keeps the last; which did the client mean?).
  * An empty body reads as `undefined`.
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
@@ -54,11 +57,21 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new ServiceError("malformed_json", "The body is not valid UTF-8.");
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new ServiceError("malformed_json", "The body is not valid JSON.");
   }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError([{ path: "body", message: "must be a JSON object" }], "The body must be a JSON object.");
+  }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate) {
+    const path = ["body", ...duplicate].join(".");
+    throw new ValidationError([{ path, message: "is given more than once" }], `The key ${path} is given more than once.`);
+  }
+  return body;
 }
 
 function tooLarge() {

@@ -5,6 +5,7 @@ import type { Runtime } from "@/server/runtime";
 import type { Executor } from "@/server/db/types";
 import { inTransaction, type Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
+import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
 import { ClientClosedRequestError, readJsonBody, streamedBody } from "./body";
@@ -118,6 +119,12 @@ export function errorResponse(runtime: Runtime, error: unknown, requestId: strin
     runtime.log.info({ requestId, route: route?.path }, "client closed the request");
     // nginx's "client closed request": for the access log; the client is gone.
     return new Response(null, { status: 499, headers: { "x-request-id": requestId } });
+  }
+  const unavailable = databaseUnavailableError(error);
+  if (unavailable) {
+    // The database dropped or refused the connection: a retry will do (db/unavailable.ts), not a bug report.
+    runtime.log.warn({ err: error, requestId, route: route?.path }, "database unavailable");
+    return problemResponse(problemBody(unavailable.code, unavailable.detail, requestId), unavailable.options.headers);
   }
   runtime.log.error({ err: error, requestId, route: route?.path }, "unhandled error");
   return problemResponse(

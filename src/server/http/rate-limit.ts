@@ -135,17 +135,23 @@ function secondsUntil(res: RateLimiterRes): number {
 /**
  * The IETF draft fields (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy` lists each policy
  * with its quota `q` and window `w`; `RateLimit` the remaining quota `r` and seconds `t` until it resets.
+ * A policy's burst allowance is listed as a policy of its own, `"<name>_burst"` (docs/decisions.md, "Rate
+ * limits"), so a client can compute what it may send: a request over the per-window quota still passes while
+ * the burst quota has room.
  */
 function rateLimitHeaders(results: { policy: RateLimitPolicy; res: RateLimiterRes }[]): Record<string, string> {
   if (results.length === 0) return {};
   return {
-    "ratelimit-policy": results
-      .map(({ policy }) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`)
-      .join(", "),
+    "ratelimit-policy": results.map(({ policy }) => policyItems(policy)).join(", "),
     ratelimit: results
       .map(({ policy, res }) => `"${policy.name}";r=${Math.max(0, res.remainingPoints)};t=${Math.ceil(res.msBeforeNext / 1000)}`)
       .join(", "),
   };
+}
+
+function policyItems(policy: RateLimitPolicy): string {
+  const main = `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`;
+  return policy.burst ? `${main}, "${policy.name}_burst";q=${policy.burst.limit};w=${policy.burst.windowSeconds}` : main;
 }
 
 function joinRateLimitHeaders(earlier: Record<string, string>, later: Record<string, string>): Record<string, string> {

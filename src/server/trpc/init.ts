@@ -6,6 +6,7 @@ import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { guardInput } from "@/server/http/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/http/rate-limit";
+import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { isServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
 
@@ -42,13 +43,14 @@ export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Turns ServiceErrors thrown by verbs, and input refused by a procedure's schema, into tRPC errors with the
- * matching code, so the error formatter answers with the catalogue's code and field errors.
+ * Turns ServiceErrors thrown by verbs, input refused by a procedure's schema, and an unreachable database
+ * (SERVICE_UNAVAILABLE, as REST's 503), into tRPC errors with the matching code, so the error formatter answers with the catalogue's code and field errors.
  */
 const serviceErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
-  const serviceError = isServiceError(result.error.cause) ? result.error.cause : inputValidationErrorOf(result.error);
+  const cause = result.error.cause;
+  const serviceError = isServiceError(cause) ? cause : (inputValidationErrorOf(result.error) ?? databaseUnavailableError(cause));
   if (serviceError) throw toTrpcError(serviceError);
   return result;
 });

@@ -80,7 +80,7 @@ describe("dashboard calls per signed-in user", () => {
     const retryAfter = Number(response.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(10);
-    expect(response.headers.get("ratelimit-policy")).toBe(`"user";q=${PER_SECOND};w=1`);
+    expect(response.headers.get("ratelimit-policy")).toBe(`"user";q=${PER_SECOND};w=1, "user_burst";q=${PER_SECOND};w=10`);
     expect(response.headers.get("ratelimit")).toMatch(/^"user";r=0;t=\d+$/);
   });
 });

@@ -40,7 +40,7 @@ describe("POST /webhook/test limit", () => {
     expect(refused.body.code).toBe("rate_limited");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
-    expect(refused.headers.get("ratelimit-policy")).toMatch(/^"api_key";q=\d+;w=1, "webhook_test";q=10;w=60$/);
+    expect(refused.headers.get("ratelimit-policy")).toMatch(/^"api_key";q=(\d+);w=1, "api_key_burst";q=\1;w=10, "webhook_test";q=10;w=60$/);
     expect(refused.headers.get("ratelimit")).toMatch(/"webhook_test";r=0;t=\d+$/);
     expect(receiver.received.filter((request) => request.path === "/limited")).toHaveLength(10);
 

@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { getEnv } from "@/env";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
 import { trpcResponseMeta } from "@/server/trpc/errors";
@@ -9,7 +10,7 @@ import { appRouter } from "@/server/trpc/router";
 // /api/trpc/* – the dashboard's API (session cookie auth), a thin adapter over the service layer.
 async function handler(request: Request) {
   // The session cookie authenticates these: refuse requests made from other sites (CSRF).
-  if (isCrossSiteRequest(request)) {
+  if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) {
     return Response.json({ error: "Cross-site requests are refused." }, { status: 403 });
   }
   const runtime = await getRuntime();

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import { newId } from "@/lib/ids";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { getEnv } from "@/env";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
@@ -20,7 +21,7 @@ const FILTERS = ["status", "currency", "reference", "externalId", "createdFrom",
 const PAGE = 100;
 
 export async function GET(request: Request) {
-  if (isCrossSiteRequest(request)) return new Response("Cross-site requests are refused.", { status: 403 });
+  if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return new Response("Cross-site requests are refused.", { status: 403 });
   const user = await getDashboardSession();
   if (!user || user.role !== "merchant" || !user.merchantId) {
     return new Response("Sign in as a merchant to export payments.", { status: 401 });
