@@ -1,3 +1,4 @@
+import { getEnv } from "@/env";
 import { newId } from "@/lib/ids";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { reconciliationActor } from "@/server/auth/reconciliation-actor";
@@ -15,7 +16,7 @@ import { MAX_FILE_BYTES, type ColumnMapping } from "@/server/services/reconcilia
 // in `?mapping=` (JSON), remembered for the merchant once the file has been read. Staff add `?merchantId=`.
 
 export async function POST(request: Request) {
-  if (isCrossSiteRequest(request)) return problem(403, "forbidden", "Cross-site requests are refused.");
+  if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return problem(403, "forbidden", "Cross-site requests are refused.");
   const params = new URL(request.url).searchParams;
   const actor = reconciliationActor(await getDashboardSession(), params.get("merchantId"));
   if (!actor) return problem(401, "unauthenticated", "Sign in as a merchant, or as staff with a merchant chosen.");

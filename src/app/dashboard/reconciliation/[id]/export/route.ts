@@ -1,3 +1,4 @@
+import { getEnv } from "@/env";
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import { newId } from "@/lib/ids";
@@ -18,7 +19,7 @@ const COLUMNS = [
 ] as const;
 
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
-  if (isCrossSiteRequest(request)) return new Response("Cross-site requests are refused.", { status: 403 });
+  if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return new Response("Cross-site requests are refused.", { status: 403 });
   const actor = reconciliationActor(await getDashboardSession(), new URL(request.url).searchParams.get("merchantId"));
   if (!actor) return new Response("Sign in to export a reconciliation report.", { status: 401 });
   const runtime = await getRuntime();
