@@ -8,3 +8,4 @@ export * from "./webhook-deliveries";
 export * from "./published-keys";
 export * from "./audit-log";
 export * from "./idempotency-keys";
+export * from "./invoices";

@@ -1,5 +1,6 @@
 import type { AnyRoute } from "../route";
 import { health, healthReady } from "./health";
+import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
@@ -14,5 +15,6 @@ export const routes: readonly AnyRoute[] = [
   ...merchantRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,
+  ...invoiceRoutes,
   ...webhookRoutes,
 ];

@@ -14,6 +14,8 @@ export const STAFF_READ_ACTIONS = {
   paymentStats: "staff.payment_stats_viewed",
   failedDeliveries: "staff.failed_deliveries_viewed",
   delivery: "staff.delivery_viewed",
+  invoices: "staff.invoices_viewed",
+  invoice: "staff.invoice_viewed",
 } as const;
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 

@@ -10,17 +10,17 @@ import { listSchema, pageQuery } from "../pagination";
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
 
-const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
+export const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
 
 // `.toUpperCase()` is an in-place overwrite in zod 4, not a transform: the schema stays plain for OpenAPI.
-const currencyCode = z
+export const currencyCode = z
   .string()
   .toUpperCase()
   .regex(/^[A-Z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC");
 
 // Screened as sent (exactJson): numbers JSON cannot carry exactly, `__proto__` keys and unstorable strings
 // are a 400 naming the place, never stored changed or silently dropped.
-const metadata = exactJson(
+export const metadata = exactJson(
   z
     .record(z.string().min(1).max(40), z.unknown())
     .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
