@@ -31,8 +31,9 @@ export async function expireDueInvoices({ ctx, input }: { ctx: ServiceContext; i
       .set({
         status: "expired",
         statusDetail: sql`case when ${invoices.amountPaid} > 0 then 'partially_paid' else null end`,
+        // As status.ts expiredFields: the invoice changed at expiresAt, however late the sweep writes it.
         expiredAt: sql`${invoices.expiresAt}`,
-        updatedAt: now,
+        updatedAt: sql`${invoices.expiresAt}`,
       })
       .where(and(inArray(invoices.id, due), inArray(invoices.status, WAITING)))
       .returning();

@@ -10,11 +10,10 @@ import { expiredFields, isDue } from "./status";
  * UPDATE only matches open/processing rows, so the invoice still expires exactly once.
  */
 export async function expireIfDue(ctx: ServiceContext, row: InvoiceRow): Promise<InvoiceRow> {
-  const now = ctx.now();
-  if (!isDue(row, now)) return row;
+  if (!isDue(row, ctx.now())) return row;
   const [expired] = await ctx.db
     .update(invoices)
-    .set({ ...expiredFields(row), updatedAt: now })
+    .set(expiredFields(row))
     .where(and(eq(invoices.id, row.id), eq(invoices.merchantId, row.merchantId)))
     .returning();
   await emitInvoiceEvent(ctx, "invoice.expired", expired!);

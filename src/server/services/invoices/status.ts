@@ -15,9 +15,12 @@ export function isDue(row: InvoiceRow, now: Date): boolean {
   return (row.status === "open" || row.status === "processing") && row.expiresAt.getTime() <= now.getTime();
 }
 
-/** The fields an invoice takes when it expires. `expiredAt` is `expiresAt`, so a read and the sweep agree. */
-export function expiredFields(row: InvoiceRow): Pick<InvoiceRow, "status" | "statusDetail" | "expiredAt"> {
-  return { status: "expired", statusDetail: isPositive(row.amountPaid) ? "partially_paid" : null, expiredAt: row.expiresAt };
+/**
+ * The fields an invoice takes when it expires. It changed at `expiresAt`, whenever the sweep writes it: both
+ * `expiredAt` and `updatedAt` are `expiresAt`, so a read before the sweep and one after it are identical.
+ */
+export function expiredFields(row: InvoiceRow): Pick<InvoiceRow, "status" | "statusDetail" | "expiredAt" | "updatedAt"> {
+  return { status: "expired", statusDetail: isPositive(row.amountPaid) ? "partially_paid" : null, expiredAt: row.expiresAt, updatedAt: row.expiresAt };
 }
 
 /** The invoice as it is at `now`: a due one reads as expired before the sweep writes it, never as a stale `open`. */
