@@ -26,6 +26,7 @@ export const EXAMPLE_MERCHANT = {
   website: "https://acme.example",
   webhookUrl: "https://acme.example/webhooks/payments",
   webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
+  paymentInstructions: null,
   status: "active",
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
