@@ -19,6 +19,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "4": async (ctx) => (await import("./cases/paging")).casePaging(ctx),
   "5": async (ctx) => (await import("./cases/webhooks")).caseWebhooks(ctx),
   "6": async (ctx) => (await import("./cases/embedded")).caseEmbedded(ctx),
+  "7": async (ctx) => (await import("./cases/checkout")).caseCheckout(ctx),
 };
 
 async function main() {
