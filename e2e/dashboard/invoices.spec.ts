@@ -2,6 +2,8 @@ import { expect, test } from "@playwright/test";
 import { createPaymentOverRest, expectAccessible, screenshot, signUpThroughForm, uniqueId } from "./helpers";
 
 test("invoices: create in the dashboard → paid over REST → detail with payments and events → overview counts; void another", async ({ page, request }, testInfo) => {
+  // A long flow (sign-up, settings, two pages with axe and screenshots): three times the default timeout.
+  test.slow();
   const merchant = await signUpThroughForm(page);
   await page.goto("/dashboard/settings");
   await page.getByLabel("Payment instructions").fill("Pay to IBAN DE02 1203 0000 0000 2020 51");
