@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/ui/badge";
+import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
 import { formatDateTime } from "@/components/ui/format";
 import type { Invoice } from "@/server/services/invoices/schemas";
 
@@ -25,16 +26,8 @@ export function InvoiceDetails({ invoice }: { invoice: Invoice }) {
   return (
     <section className="card" aria-labelledby="invoice-heading">
       <h2 id="invoice-heading">Invoice</h2>
-      <dl className="details">
-        {rows.map(([label, value]) => (
-          <div key={label} style={{ display: "contents" }}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <h3>Metadata</h3>
-      {Object.keys(invoice.metadata).length === 0 ? <p className="muted">No metadata.</p> : <pre className="code">{JSON.stringify(invoice.metadata, null, 2)}</pre>}
+      <DetailsList rows={rows} />
+      <MetadataBlock metadata={invoice.metadata} />
     </section>
   );
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { currencyExponent } from "@/lib/currencies";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
-import { canonicalAmount, remainingDecimal, withDecimals } from "@/lib/money";
+import { remainingDecimal, withDecimals } from "@/lib/money";
 import { invoiceStatusDetails, invoiceStatuses, type InvoiceRow } from "@/server/db/schema";
 import { httpUrl } from "../merchants/schemas";
 import { listSchema, pageQuery } from "../pagination";
-import { currencyCode, metadata, paymentSchema, text } from "../payments/schemas";
+import { amountInCurrency, currencyCode, metadata, paymentSchema, text } from "../payments/schemas";
 
 export const EXPIRES_IN_MIN = 60;
 export const EXPIRES_IN_MAX = 2_592_000;
@@ -27,15 +27,7 @@ export const createInvoiceInput = z
     returnUrl: httpUrl.optional().describe("Where the checkout page links back to once the invoice is paid or expired."),
     metadata: metadata.optional(),
   })
-  .superRefine((input, ctx) => {
-    const exponent = currencyExponent(input.currency);
-    if (exponent === undefined) {
-      ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
-      return;
-    }
-    const amount = canonicalAmount(input.amount, exponent);
-    if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
-  });
+  .superRefine(amountInCurrency);
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
 const timestamp = z.iso.datetime();

@@ -31,6 +31,21 @@ export const metadata = exactJson(
     ),
 );
 
+/**
+ * The cross-field check of every `{amount, currency}` input (payments, invoices): a known currency, and an
+ * amount with at most its decimals. A refinement (not a transform), so the schema documents itself in
+ * OpenAPI; the verbs derive the canonical amount with the same function.
+ */
+export function amountInCurrency(input: { amount: string; currency: string }, ctx: z.RefinementCtx) {
+  const exponent = currencyExponent(input.currency);
+  if (exponent === undefined) {
+    ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
+    return;
+  }
+  const amount = canonicalAmount(input.amount, exponent);
+  if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
+}
+
 export const confirmPaymentInput = z
   .strictObject({
     externalId: text(255).describe("Your id for this payment (network transaction id, processor reference): the idempotency key of the record."),
@@ -44,17 +59,7 @@ export const confirmPaymentInput = z
     occurredAt: isoInstantInput({ offset: true }).optional().describe("When it happened on the network; not in the future."),
     metadata: metadata.optional(),
   })
-  // Cross-field checks as a refinement (not a transform), so the schema documents itself in OpenAPI;
-  // the verb derives the canonical amount with the same function.
-  .superRefine((input, ctx) => {
-    const exponent = currencyExponent(input.currency);
-    if (exponent === undefined) {
-      ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
-      return;
-    }
-    const amount = canonicalAmount(input.amount, exponent);
-    if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
-  });
+  .superRefine(amountInCurrency);
 export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
 const timestamp = z.iso.datetime();
