@@ -29,7 +29,7 @@ test("an invoice's checkout page turns paid by itself, and invoice.paid reaches 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/pay/${invoice.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay 24.50 EUR");
-    await expect(page.getByText(merchant.name)).toBeVisible();
+    await expect(page.getByText(merchant.name, { exact: true })).toBeVisible();
     await expect(page.getByText("Two bags of coffee")).toBeVisible();
     await expect(page.getByText(instructions)).toBeVisible();
     await expect(page.getByTestId("checkout-status")).toContainText("Awaiting payment");
