@@ -21,6 +21,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "6": async (ctx) => (await import("./cases/embedded")).caseEmbedded(ctx),
   "7": async (ctx) => (await import("./cases/noisy-neighbour")).caseNoisyNeighbour(ctx),
   "8": async (ctx) => (await import("./cases/reconciliation")).caseReconciliation(ctx),
+  "9": async (ctx) => (await import("./cases/checkout")).caseCheckout(ctx),
 };
 
 async function main() {

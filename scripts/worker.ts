@@ -1,5 +1,5 @@
 /**
- * `npm run worker`: a webhook delivery worker as its own process. Run any number of them against one
+ * `npm run worker`: a webhook delivery worker (and the invoice expiry sweep) as its own process. Run any number of them against one
  * PostgreSQL database (set WEBHOOK_WORKER=off on the web processes, or keep the inline worker too — the
  * claim query keeps them from delivering one row twice). SIGTERM/SIGINT: stop claiming, finish the
  * attempts in flight, exit.
@@ -13,6 +13,7 @@ import { parseDuration } from "@/lib/duration";
 import { openDatabase } from "@/server/db/open";
 import { createLogger } from "@/server/log";
 import { createRuntime } from "@/server/runtime";
+import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
 import { startWorkerFor } from "@/server/webhooks/start";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 
@@ -42,6 +43,7 @@ async function main() {
     leaseMs: values.lease ? parseDuration(values.lease) : WORKER_DEFAULTS.leaseMs,
     deps: values.timeout ? { send: { totalTimeoutMs: parseDuration(values.timeout), connectTimeoutMs: Math.min(parseDuration(values.timeout), 5_000) } } : {},
   });
+  startExpirySweeper(runtime);
   log.info({ database: database.kind }, "worker ready");
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseDurationList } from "@/lib/duration";
+import { parseDuration, parseDurationList } from "@/lib/duration";
 import { parseSigningKeys, type WebhookSigningKey } from "@/server/webhooks/asymmetric";
 
 /**
@@ -57,6 +57,26 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * How long after `expiresAt` an expired invoice still accepts payments, which then mark it paid with
+   * `statusDetail: "paid_late"` (docs/invoices.md). A duration: 30m, 24h, 2d.
+   */
+  INVOICE_GRACE_PERIOD: z
+    .string()
+    .default("24h")
+    .transform((text, ctx) => {
+      try {
+        return parseDuration(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Where this service is reached from outside: invoices' `checkoutUrl` is `<PUBLIC_BASE_URL>/pay/<id>`. */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .default("http://localhost:3000")
+    .transform((url) => url.replace(/\/+$/, "")),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
   /**
    * The service's Ed25519 keys (`whsk_…`, separated by whitespace or commas, current first) for Standard Webhooks

@@ -1,5 +1,5 @@
 import { randomFillSync } from "node:crypto";
-import { monotonicFactory } from "ulid";
+import { monotonicFactory, ulid } from "ulid";
 
 /**
  * Prefixed, time-sortable ids: `pay_01JD…`. The prefix says what an id is (in logs, support tickets and
@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   webhookSecret: "whs",
   request: "req",
   reconciliation: "rec",
+  invoice: "inv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -37,8 +38,16 @@ function pooledRandom(): number {
 
 const nextUlid = monotonicFactory(pooledRandom);
 
+/**
+ * Ids that are capabilities: knowing one opens a public page (an invoice's checkout, docs/invoices.md). The
+ * monotonic factory makes the second id of a millisecond the first plus one, guessable from a neighbour; these
+ * draw all 80 bits after the 48-bit time afresh from the CSPRNG for every id instead.
+ */
+const CAPABILITY_KINDS: ReadonlySet<IdKind> = new Set(["invoice"]);
+
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIXES[kind]}_${nextUlid().toLowerCase()}`;
+  const body = CAPABILITY_KINDS.has(kind) ? ulid(undefined, pooledRandom) : nextUlid();
+  return `${ID_PREFIXES[kind]}_${body.toLowerCase()}`;
 }
 
 const ID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { currencyExponent } from "./currencies";
-import { addDecimals, canonicalAmount, decimalsEqual } from "./money";
+import { addDecimals, canonicalAmount, compareDecimals, decimalsEqual, remainingDecimal, withDecimals } from "./money";
 
 describe("canonicalAmount", () => {
   it("pads to the currency's exponent so equal amounts have equal strings", () => {
@@ -91,5 +91,23 @@ describe("decimalsEqual", () => {
         expect(decimalsEqual(text(a, aScale), text(b, bScale))).toBe(same);
       }),
     );
+  });
+});
+
+describe("compareDecimals, remainingDecimal, withDecimals", () => {
+  it("compare and subtract exactly, whatever the scales", () => {
+    expect(compareDecimals("10.00", "10")).toBe(0);
+    expect(compareDecimals("0.000000000000000001", "0")).toBe(1);
+    expect(compareDecimals("9.99", "10")).toBe(-1);
+    expect(remainingDecimal("30.00", "10.5")).toBe("19.50");
+    expect(remainingDecimal("30.00", "31.50")).toBe("0.00");
+  });
+
+  it("write an amount with exactly the currency's decimals, never rounding", () => {
+    expect(withDecimals("0", 2)).toBe("0.00");
+    expect(withDecimals("19.9", 2)).toBe("19.90");
+    expect(withDecimals("5.000", 0)).toBe("5");
+    expect(withDecimals("1.230000", 8)).toBe("1.23000000");
+    expect(() => withDecimals("1.235", 2)).toThrow();
   });
 });

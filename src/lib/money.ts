@@ -63,3 +63,24 @@ function normalisedDecimal(amount: string): string {
 
 /** Like DECIMAL, but leading zeros are allowed: settlement files write "007.50" too. */
 const DECIMAL_ANY = /^(\d+)(?:\.(\d+))?$/;
+/** Compares non-negative decimal strings exactly: -1, 0 or 1. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(a.split(".")[1]?.length ?? 0, b.split(".")[1]?.length ?? 0);
+  const left = toUnits(a, scale);
+  const right = toUnits(b, scale);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** `a − b`, or zero when b ≥ a: what is still owed never goes negative. */
+export function remainingDecimal(a: string, b: string): string {
+  const scale = Math.max(a.split(".")[1]?.length ?? 0, b.split(".")[1]?.length ?? 0);
+  const difference = toUnits(a, scale) - toUnits(b, scale);
+  return fromUnits(difference > 0n ? difference : 0n, scale);
+}
+
+/** A non-negative decimal written with exactly `exponent` decimals ("0" → "0.00" for USD); never rounds. */
+export function withDecimals(amount: string, exponent: number): string {
+  const fraction = amount.split(".")[1] ?? "";
+  if (fraction.length > exponent && /[1-9]/.test(fraction.slice(exponent))) throw new Error(`${amount} has more than ${exponent} decimals`);
+  return fromUnits(toUnits(amount, Math.max(exponent, fraction.length)) / 10n ** BigInt(Math.max(0, fraction.length - exponent)), exponent);
+}

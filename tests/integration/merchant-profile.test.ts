@@ -32,7 +32,7 @@ describe("GET /merchant/{id}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...alice.merchant });
     expect(Object.keys(response.body).sort()).toEqual(
-      ["createdAt", "email", "id", "name", "status", "updatedAt", "webhookEvents", "webhookUrl", "website"].sort(),
+      ["createdAt", "email", "id", "name", "paymentInstructions", "status", "updatedAt", "webhookEvents", "webhookUrl", "website"].sort(),
     );
   });
 
@@ -50,6 +50,7 @@ describe("GET /merchant/{id}", () => {
 });
 
 describe("PUT /merchant/{id}", () => {
+
   it("updates name, website, webhook URL and event types, and audits the changed fields", async () => {
     const response = await api.put(profilePath(alice), {
       key: alice.apiKey,
@@ -183,5 +184,16 @@ describe("webhook URL checks (private targets not allowed)", () => {
     });
     expect(update.status).toBe(200);
     expect(update.body.webhookUrl).toBe("https://93.184.215.14/hooks");
+  });
+});
+
+describe("PUT /merchant/{id} paymentInstructions", () => {
+  it("sets and clears the payment instructions shown on checkout pages", async () => {
+    const set = await api.put(profilePath(alice), { key: alice.apiKey, body: { paymentInstructions: "  IBAN DE02 1203 0000 0000 2020 51  " } });
+    expect(set.status).toBe(200);
+    expect(set.body.paymentInstructions).toBe("IBAN DE02 1203 0000 0000 2020 51");
+    expect((await api.put(profilePath(alice), { key: alice.apiKey, body: { paymentInstructions: "x".repeat(2001) } })).status).toBe(400);
+    const cleared = await api.put(profilePath(alice), { key: alice.apiKey, body: { paymentInstructions: null } });
+    expect(cleared.body.paymentInstructions).toBeNull();
   });
 });

@@ -13,6 +13,8 @@ import {
   EXAMPLE_WEBHOOK_SECRET,
 } from "../../src/server/openapi/examples";
 import { eventBodySchema } from "../../src/server/openapi/webhooks";
+import { createServiceContext } from "../../src/server/services/create-context";
+import { expireDueInvoices } from "../../src/server/services/invoices/expire-due";
 import { webhookBody } from "../../src/server/webhooks/payload";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
@@ -38,6 +40,8 @@ afterAll(async () => {
 });
 
 const confirm = (body: object) => api.post("/payment/confirm", { key: merchant.apiKey, body: { currency: "EUR", amount: "19.99", ...body } });
+const createInvoice = async (body: object = {}) =>
+  (await api.post("/invoice", { key: merchant.apiKey, body: { amount: "19.99", currency: "EUR", ...body } })).body as { id: string };
 const publish = (jwk: object) =>
   api.post("/merchant/keys/publish", { key: merchant.apiKey, body: { keys: [{ jwk, kid: "signing", use: "sig" }] } });
 
@@ -55,6 +59,28 @@ const producers: Record<EventType, () => Promise<unknown>> = {
     await publish(generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }));
   },
   "webhook.test": () => api.post("/webhook/test", { key: merchant.apiKey, body: { url: receiverUrl } }),
+  "invoice.created": () => createInvoice(),
+  "invoice.payment_received": async () => {
+    const invoice = await createInvoice();
+    await confirm({ externalId: "tx-invoice-part", amount: "5.00", invoiceId: invoice.id });
+  },
+  "invoice.processing": async () => {
+    const invoice = await createInvoice();
+    await confirm({ externalId: "tx-invoice-pending", status: "pending", invoiceId: invoice.id });
+  },
+  "invoice.paid": async () => {
+    const invoice = await createInvoice();
+    await confirm({ externalId: "tx-invoice-paid", invoiceId: invoice.id });
+  },
+  "invoice.expired": async () => {
+    await createInvoice({ expiresIn: 60 });
+    runtime.advanceTime(61_000);
+    await expireDueInvoices({ ctx: createServiceContext(runtime, { type: "system" }, "req_sweep"), input: {} });
+  },
+  "invoice.voided": async () => {
+    const invoice = await createInvoice();
+    await api.post(`/invoice/${invoice.id}/void`, { key: merchant.apiKey });
+  },
 };
 
 // The documented payloads are declared beside the code that emits them, not derived from it: this holds the

@@ -11,6 +11,12 @@ async function createPayment({ api }: SecurityContext, apiKey: string): Promise<
   return created.body.id;
 }
 
+/** Creates an open invoice through the API with that merchant's key; its id. */
+async function createInvoice({ api }: SecurityContext, apiKey: string): Promise<string> {
+  const created = await api.post("/invoice", { key: apiKey, body: { amount: "5.00", currency: "EUR" } });
+  return created.body.id;
+}
+
 /** Retries need a webhook URL to go to (409 `webhook_url_missing` otherwise); the suite's merchants have none. */
 async function giveWebhookUrl({ runtime }: SecurityContext, merchantId: string) {
   await runtime.database.db.update(merchants).set({ webhookUrl: "https://hooks.example.com/in" }).where(eq(merchants.id, merchantId));
@@ -76,6 +82,23 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "GET /payment/{id}": {
     kind: "resource",
     request: async (ctx) => ({ path: `/payment/${await createPayment(ctx, ctx.owner.apiKey)}` }),
+  },
+  "POST /invoice": {
+    kind: "action",
+    request: () => ({ path: "/invoice", body: { amount: "12.50", currency: "EUR" } }),
+  },
+  "GET /invoice": {
+    kind: "list",
+    seed: (ctx, merchant) => createInvoice(ctx, merchant.apiKey),
+    request: () => ({ path: "/invoice", query: { limit: 100 } }),
+  },
+  "GET /invoice/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/invoice/${await createInvoice(ctx, ctx.owner.apiKey)}` }),
+  },
+  "POST /invoice/{id}/void": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/invoice/${await createInvoice(ctx, ctx.owner.apiKey)}/void` }),
   },
   "GET /merchant/{id}/stats": {
     kind: "resource",

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Empty, QueryView } from "@/components/ui/states";
+import { InvoiceCounts } from "@/components/invoices/invoice-counts";
 import { useTRPC } from "@/lib/trpc/client";
 import { DailyChart } from "./daily-chart";
 import { StatCards } from "./stat-cards";
@@ -63,6 +64,7 @@ export function Overview() {
       <QueryView query={query} what="statistics">
         {(stats) => <StatsView stats={stats} />}
       </QueryView>
+      <InvoiceCounts />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { StatusBadge } from "@/components/ui/badge";
+import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
 import { formatDateTime } from "@/components/ui/format";
 import type { PaymentView } from "./types";
 
@@ -24,20 +25,8 @@ export function PaymentDetails({ payment }: { payment: PaymentView }) {
   return (
     <section className="card" aria-labelledby="payment-heading">
       <h2 id="payment-heading">Payment</h2>
-      <dl className="details">
-        {rows.map(([label, value]) => (
-          <div key={label} style={{ display: "contents" }}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <h3>Metadata</h3>
-      {Object.keys(payment.metadata).length === 0 ? (
-        <p className="muted">No metadata.</p>
-      ) : (
-        <pre className="code">{JSON.stringify(payment.metadata, null, 2)}</pre>
-      )}
+      <DetailsList rows={rows} />
+      <MetadataBlock metadata={payment.metadata} />
     </section>
   );
 }

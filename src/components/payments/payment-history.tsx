@@ -9,13 +9,13 @@ export interface SubjectEvent {
   deliveries: { id: string; status: string; url: string; attemptCount: number; lastStatusCode: number | null; lastError: string | null }[];
 }
 
-/** A payment's events, oldest first, each with the webhook deliveries that carry it. */
+/** A payment's or invoice's events, oldest first, each with the webhook deliveries that carry it. */
 export function PaymentHistory({ events, deliveryHref }: { events: SubjectEvent[]; deliveryHref?: (id: string) => string }) {
   return (
     <section className="card" aria-labelledby="history-heading">
       <h2 id="history-heading">Events and webhook deliveries</h2>
       {events.length === 0 ? (
-        <p className="muted">No events recorded for this payment.</p>
+        <p className="muted">No events recorded yet.</p>
       ) : (
         <ol className="form" style={{ paddingLeft: "1.2rem" }}>
           {events.map((event) => (

@@ -31,7 +31,8 @@ export function ProfileForm() {
     setSaved(false);
     const form = new FormData(event.currentTarget);
     const website = String(form.get("website") ?? "").trim();
-    update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null });
+    const instructions = String(form.get("paymentInstructions") ?? "").trim();
+    update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null, paymentInstructions: instructions || null });
   }
 
   if (profile.isPending) return <Loading what="your profile" />;
@@ -49,6 +50,22 @@ export function ProfileForm() {
       </dl>
       <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
       <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
+      <div className="field">
+        <label htmlFor="profile-instructions">Payment instructions</label>
+        <textarea
+          id="profile-instructions"
+          name="paymentInstructions"
+          rows={4}
+          maxLength={2000}
+          defaultValue={profile.data.paymentInstructions ?? ""}
+          aria-describedby="profile-instructions-hint"
+          aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
+        />
+        <p id="profile-instructions-hint" className="field-hint">
+          Shown to payers on every invoice&apos;s checkout page (bank details, a wallet address). Plain text.
+        </p>
+        {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
+      </div>
       <div>
         <button type="submit" className="btn btn-primary" disabled={update.isPending}>
           {update.isPending ? "Saving…" : "Save profile"}

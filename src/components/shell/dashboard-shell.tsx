@@ -6,6 +6,7 @@ import { NavLinks, type NavItem } from "./nav-links";
 
 const MERCHANT_NAV: NavItem[] = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/invoices", label: "Invoices" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/reconciliation", label: "Reconciliation" },
   { href: "/dashboard/webhooks", label: "Webhooks" },

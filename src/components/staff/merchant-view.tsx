@@ -11,8 +11,9 @@ import { ErrorMessage, Loading, QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { StaffFailedDeliveries } from "./staff-failed-deliveries";
+import { StaffInvoices } from "./staff-invoices";
 
-/** One merchant, read-only, for support staff: profile, statistics, payments, failed deliveries. */
+/** One merchant for support staff: profile, statistics, payments, invoices (mark paid / void), failed deliveries. */
 export function MerchantView({ merchantId }: { merchantId: string }) {
   const trpc = useTRPC();
   const [days, setDays] = useState(30);
@@ -77,6 +78,7 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
           )}
         </QueryView>
       </section>
+      <StaffInvoices merchantId={merchant.id} />
       <StaffFailedDeliveries merchantId={merchant.id} />
     </>
   );

@@ -24,6 +24,9 @@ export const FINAL_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "invalid_transition",
   "payment_conflict",
   "delivery_not_failed",
+  "invoice_not_found",
+  "currency_mismatch",
+  "invoice_not_payable",
 ]);
 
 export interface KeyScope {

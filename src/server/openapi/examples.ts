@@ -13,6 +13,7 @@ export const EXAMPLE_IDS = {
   publishedKey: "pk_01jd7za3b4c5d6e7f8g9h0j1k2",
   apiKey: "key_01jd7z8x0m4e5t6y7v8w9a0b1d",
   request: "req_01jd7zb5c6d7e8f9g0h1j2k3m4",
+  invoice: "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
 };
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
@@ -25,6 +26,7 @@ export const EXAMPLE_MERCHANT = {
   website: "https://acme.example",
   webhookUrl: "https://acme.example/webhooks/payments",
   webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
+  paymentInstructions: null,
   status: "active",
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
@@ -66,6 +68,37 @@ export const EXAMPLE_PAYMENT = {
 };
 
 export const EXAMPLE_PENDING_PAYMENT = { ...EXAMPLE_PAYMENT, status: "pending", confirmedAt: null };
+
+export const EXAMPLE_INVOICE = {
+  id: EXAMPLE_IDS.invoice,
+  orderId: "order-1042",
+  amount: "19.99",
+  currency: "EUR",
+  amountPaid: "19.99",
+  amountPending: "0.00",
+  amountRemaining: "0.00",
+  status: "paid",
+  statusDetail: null,
+  description: "2 × Ethiopia Guji, 250 g",
+  metadata: { channel: "web" },
+  checkoutUrl: `https://pay.acme.example/pay/${EXAMPLE_IDS.invoice}`,
+  returnUrl: "https://acme.example/orders/1042",
+  expiresAt: "2026-11-22T13:00:00.000Z",
+  paidAt: EXAMPLE_TIME,
+  expiredAt: null,
+  voidedAt: null,
+  createdAt: "2026-11-22T11:58:00.000Z",
+  updatedAt: EXAMPLE_TIME,
+};
+
+export const EXAMPLE_OPEN_INVOICE = {
+  ...EXAMPLE_INVOICE,
+  amountPaid: "0.00",
+  amountRemaining: "19.99",
+  status: "open",
+  paidAt: null,
+  updatedAt: EXAMPLE_INVOICE.createdAt,
+};
 
 export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9f3a";
 

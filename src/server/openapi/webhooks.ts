@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { eventTypes, type EventType } from "@/server/db/schema";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
+import { invoiceSchema } from "@/server/services/invoices/schemas";
 import { paymentSchema } from "@/server/services/payments/schemas";
 import {
   EXAMPLE_IDS,
+  EXAMPLE_INVOICE,
   EXAMPLE_JWK,
+  EXAMPLE_OPEN_INVOICE,
   EXAMPLE_PAYMENT,
   EXAMPLE_PENDING_PAYMENT,
   EXAMPLE_PUBLISHED_KEY,
@@ -84,6 +87,48 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
     description: "Sent by `POST /webhook/test` (without `dryRun`) to check that your endpoint receives and verifies.",
     data: z.object({ message: z.string(), merchantId: z.string() }),
     example: { message: "A test webhook from Merchant Payments. No action is needed.", merchantId: EXAMPLE_IDS.merchant },
+  },
+  "invoice.created": {
+    summary: "An invoice was created",
+    description: "Sent when `POST /invoice` creates an invoice. `data` is the Invoice (status `open`).",
+    data: invoiceSchema,
+    example: EXAMPLE_OPEN_INVOICE,
+  },
+  "invoice.payment_received": {
+    summary: "A payment on an invoice was recorded or confirmed",
+    description:
+      "Sent when a pending or confirmed payment is attached to the invoice (`POST /payment/confirm` with its `inv_` id), " +
+      "and again when an attached pending payment confirms. `data` is the Invoice with its new amounts. Not a signal to fulfil: wait for `invoice.paid`.",
+    data: invoiceSchema,
+    example: { ...EXAMPLE_OPEN_INVOICE, amountPaid: "10.00", amountRemaining: "9.99", statusDetail: "partially_paid" },
+  },
+  "invoice.processing": {
+    summary: "An invoice is covered by payments still pending",
+    description: "Sent when confirmed plus pending payments reach the amount before the confirmed ones do. `data` is the Invoice.",
+    data: invoiceSchema,
+    example: { ...EXAMPLE_OPEN_INVOICE, status: "processing", amountPending: "19.99" },
+  },
+  "invoice.paid": {
+    summary: "An invoice is paid: fulfil the order",
+    description:
+      "Sent once per invoice, when its confirmed payments reach the amount (`statusDetail` `overpaid` or `paid_late` " +
+      "tells the special cases apart) or when support staff mark it paid (`marked`). `data` is the Invoice.",
+    data: invoiceSchema,
+    example: EXAMPLE_INVOICE,
+  },
+  "invoice.expired": {
+    summary: "An invoice expired unpaid",
+    description:
+      "Sent once per invoice, within seconds of `expiresAt`, when it was not paid. Payments confirmed within the grace " +
+      "period still mark it paid (`paid_late`). `data` is the Invoice.",
+    data: invoiceSchema,
+    example: { ...EXAMPLE_OPEN_INVOICE, status: "expired", expiredAt: EXAMPLE_OPEN_INVOICE.expiresAt, updatedAt: EXAMPLE_OPEN_INVOICE.expiresAt },
+  },
+  "invoice.voided": {
+    summary: "An invoice was voided",
+    description: "Sent when `POST /invoice/{id}/void` (or support staff, `marked`) voids an open or expired invoice. `data` is the Invoice.",
+    data: invoiceSchema,
+    example: { ...EXAMPLE_OPEN_INVOICE, status: "void", voidedAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME },
   },
 };
 

@@ -1,6 +1,7 @@
 import { createRouter } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { healthRouter } from "./routers/health";
+import { invoicesRouter } from "./routers/invoices";
 import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
 import { webhooksRouter } from "./routers/webhooks";
@@ -17,6 +18,7 @@ export const appRouter = createRouter({
   merchants: merchantsRouter,
   apiKeys: apiKeysRouter,
   payments: paymentsRouter,
+  invoices: invoicesRouter,
   webhooks: webhooksRouter,
   account: accountRouter,
   staff: staffRouter,

@@ -1,3 +1,4 @@
+import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
 import type { Runtime } from "@/server/runtime";
 import type { DeliveryDeps } from "./attempt";
 import { startWebhookWorker, WORKER_DEFAULTS, type WebhookWorker, type WorkerOptions } from "./worker";
@@ -30,4 +31,6 @@ export function startWorkerFor(
 /** What a web process runs beside requests: the webhook worker, unless WEBHOOK_WORKER=off (separate workers). */
 export function startBackgroundWork(runtime: Runtime): void {
   if (runtime.env.WEBHOOK_WORKER === "inline") startWorkerFor(runtime);
+  // Invoice expiry follows the worker setting: web processes sweep when they run the worker inline.
+  if (runtime.env.WEBHOOK_WORKER === "inline") startExpirySweeper(runtime);
 }

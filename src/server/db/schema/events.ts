@@ -8,6 +8,12 @@ export const eventTypes = [
   "payment.failed",
   "keys.published",
   "webhook.test",
+  "invoice.created",
+  "invoice.payment_received",
+  "invoice.processing",
+  "invoice.paid",
+  "invoice.expired",
+  "invoice.voided",
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -10,3 +10,4 @@ export * from "./audit-log";
 export * from "./idempotency-keys";
 export * from "./webhook-endpoint-breakers";
 export * from "./reconciliations";
+export * from "./invoices";

@@ -13,6 +13,8 @@ export const merchants = pgTable(
     webhookUrl: text("webhook_url"),
     /** Subscribed event types; the register/update verbs default it to the whole catalogue. */
     webhookEvents: text("webhook_events").array().notNull().default(sql`'{}'::text[]`),
+    /** Shown on the public checkout page of every invoice (docs/invoices.md); plain text. */
+    paymentInstructions: text("payment_instructions"),
     status: text("status", { enum: ["active", "suspended"] }).notNull().default("active"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -46,6 +46,8 @@ export const payments = pgTable(
       table.amount,
     ),
     index("payments_merchant_status_currency_idx").on(table.merchantId, table.status, table.currency),
+    // An invoice's attached payments (their sums are recomputed on every change).
+    index("payments_merchant_invoice_idx").on(table.merchantId, table.invoiceId),
     index("payments_merchant_reference_idx").on(table.merchantId, table.reference),
     index("payments_reference_idx").on(table.reference),
     index("payments_external_idx").on(table.externalId),

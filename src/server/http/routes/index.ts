@@ -1,5 +1,6 @@
 import type { AnyRoute } from "../route";
 import { health, healthReady } from "./health";
+import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
@@ -15,6 +16,7 @@ export const routes: readonly AnyRoute[] = [
   ...merchantRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,
+  ...invoiceRoutes,
   ...webhookRoutes,
   ...reconciliationRoutes,
 ];

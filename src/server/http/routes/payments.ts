@@ -23,7 +23,9 @@ export const confirmPaymentRoute = defineRoute({
   summary: "Record or confirm a payment",
   description:
     "Keyed by your `externalId`: a new one is created (201); a pending one moves to `confirmed` or `failed` " +
-    "(200); the same status again changes nothing (200, no new event). Each change emits a `payment.*` event.",
+    "(200); the same status again changes nothing (200, no new event). Each change emits a `payment.*` event. " +
+    "An `invoiceId` starting with `inv_` attaches the payment to that invoice of yours, in the same transaction " +
+    "(its amounts, status and `invoice.*` events); any other `invoiceId` is a free-form reference.",
   tags: ["Payments"],
   auth: "api_key",
   body: confirmPaymentInput,
@@ -33,7 +35,7 @@ export const confirmPaymentRoute = defineRoute({
     currency: "EUR",
     status: "confirmed",
     reference: "order-1042",
-    invoiceId: "inv_2026_0042",
+    invoiceId: EXAMPLE_IDS.invoice,
     method: "card",
     occurredAt: "2026-11-22T11:59:58.000Z",
     metadata: { orderId: "1042", channel: "web" },
@@ -46,7 +48,15 @@ export const confirmPaymentRoute = defineRoute({
       example: EXAMPLE_PAYMENT,
     },
   },
-  errors: ["invalid_transition", "payment_conflict", "idempotency_key_reused", "idempotency_key_in_use"],
+  errors: [
+    "invalid_transition",
+    "payment_conflict",
+    "invoice_not_found",
+    "currency_mismatch",
+    "invoice_not_payable",
+    "idempotency_key_reused",
+    "idempotency_key_in_use",
+  ],
   // Only database work: the stored answer commits in the payment's own transaction.
   idempotency: { store: "final", atomic: true },
   handler: async ({ ctx, body }) => {

@@ -15,6 +15,8 @@ export const STAFF_READ_ACTIONS = {
   failedDeliveries: "staff.failed_deliveries_viewed",
   delivery: "staff.delivery_viewed",
   reconciliations: "staff.reconciliations_viewed",
+  invoices: "staff.invoices_viewed",
+  invoice: "staff.invoice_viewed",
 } as const;
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 

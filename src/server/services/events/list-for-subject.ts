@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { isId } from "@/lib/ids";
-import { events, payments, webhookDeliveries } from "@/server/db/schema";
+import { events, invoices, payments, webhookDeliveries } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { parseInput } from "../parse";
@@ -9,23 +9,25 @@ import { parseInput } from "../parse";
 export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min(1).max(100) });
 
 /**
- * The events about one of the merchant's payments (pending/confirmed/failed), oldest first, each with its
+ * The events about one of the merchant's payments or invoices, oldest first, each with its
  * webhook deliveries: the history a payment's detail view shows. A payment that is not the merchant's
  * (another merchant's, or none) is a 404, as everywhere: an empty list would say less, and differently.
  */
 export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
   const merchantId = requireMerchantId(ctx);
   const { subjectId } = parseInput(listSubjectEventsInput, input);
-  if (!isId("payment", subjectId)) throw new NotFoundError("payment");
-  // One query: the payment, scoped to the merchant, joined to its events (none → one row of nulls).
+  // Payments and invoices have histories; the id's prefix says which table scopes it to the merchant.
+  const subject = isId("payment", subjectId) ? payments : isId("invoice", subjectId) ? invoices : undefined;
+  if (!subject) throw new NotFoundError("payment");
+  // One query: the subject, scoped to the merchant, joined to its events (none → one row of nulls).
   const joined = await ctx.db
     .select({ event: events })
-    .from(payments)
-    .leftJoin(events, and(eq(events.merchantId, payments.merchantId), eq(events.subjectId, payments.id)))
-    .where(and(eq(payments.merchantId, merchantId), eq(payments.id, subjectId)))
+    .from(subject)
+    .leftJoin(events, and(eq(events.merchantId, subject.merchantId), eq(events.subjectId, subject.id)))
+    .where(and(eq(subject.merchantId, merchantId), eq(subject.id, subjectId)))
     .orderBy(asc(events.createdAt), asc(events.id))
-    .limit(100);
-  if (joined.length === 0) throw new NotFoundError("payment");
+    .limit(200);
+  if (joined.length === 0) throw new NotFoundError(subject === payments ? "payment" : "invoice");
   const rows = joined.flatMap(({ event }) => (event ? [event] : []));
   const deliveries = rows.length
     ? await ctx.db

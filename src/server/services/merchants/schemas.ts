@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storable } from "@/lib/storable-text";
 import { eventTypes, type MerchantRow } from "@/server/db/schema";
 
 export const email = z
@@ -32,6 +33,14 @@ export const updateMerchantInput = z.strictObject({
     .max(eventTypes.length * 2)
     .transform((types) => [...new Set(types)])
     .optional(),
+  paymentInstructions: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine(storable, "must not contain NUL or unpaired surrogates")
+    .nullable()
+    .optional()
+    .describe("Plain text shown on every invoice's checkout page (how to pay: bank details, a wallet address); `null` clears it."),
 });
 export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
 
@@ -45,6 +54,7 @@ export const merchantSchema = z.object({
   website: z.string().nullable(),
   webhookUrl: z.string().nullable(),
   webhookEvents: z.array(z.enum(eventTypes)),
+  paymentInstructions: z.string().nullable(),
   status: z.enum(["active", "suspended"]),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -69,6 +79,7 @@ export function toMerchant(row: MerchantRow): Merchant {
     website: row.website,
     webhookUrl: row.webhookUrl,
     webhookEvents: row.webhookEvents,
+    paymentInstructions: row.paymentInstructions,
     status: row.status,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

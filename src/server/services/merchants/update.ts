@@ -10,7 +10,7 @@ import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantIn
 import { followWebhookUrlChange } from "../webhooks/follow-url-change";
 import { assertUsableWebhookUrl } from "./webhook-url";
 
-const FIELDS = ["name", "website", "webhookUrl", "webhookEvents"] as const;
+const FIELDS = ["name", "website", "webhookUrl", "webhookEvents", "paymentInstructions"] as const;
 
 /**
  * Updates the context's own merchant (another id → 404). Only fields that actually change are written

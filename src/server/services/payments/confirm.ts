@@ -9,6 +9,7 @@ import type { Transaction } from "@/server/db/types";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
+import { attachPaymentToInvoice, namesInvoice } from "../invoices/attach-payment";
 import { parseInput } from "../parse";
 import { confirmPaymentInput, toPayment, type ConfirmPaymentInput, type Payment } from "./schemas";
 
@@ -27,7 +28,9 @@ function canonicalAmountOf(amount: string, currency: string): string {
 /**
  * Records or confirms a payment, keyed by the merchant's `externalId` (DESIGN §4):
  * new → created (+ event); pending → confirmed|failed → updated (+ event); same status → unchanged;
- * anything else → 409 invalid_transition; other amount or currency → 409 payment_conflict.
+ * anything else → 409 invalid_transition; other amount or currency → 409 payment_conflict. An `invoiceId`
+ * starting with `inv_` attaches the payment to that invoice in the same transaction (invoices/attach-payment.ts,
+ * docs/invoices.md); a replay that changes nothing leaves the invoice alone, so nothing is counted twice.
  *
  * Concurrency: `INSERT … ON CONFLICT DO NOTHING` lets exactly one of any number of concurrent first
  * requests create the row (the others wait on the unique index, then see it); the row is then read
@@ -54,6 +57,7 @@ export async function confirmPayment({
     const inserted = await insertIfNew(tx, merchantId, data, now);
     if (inserted) {
       await emitPaymentEvent(txCtx, inserted);
+      if (namesInvoice(inserted.invoiceId)) await attachPaymentToInvoice(txCtx, inserted);
       return { payment: toPayment(inserted), created: true };
     }
 
@@ -72,6 +76,10 @@ export async function confirmPayment({
       );
     }
     if (existing.status === data.status) return { payment: toPayment(existing), created: false };
+    // A payment counted on an invoice stays on it: moving it would need both invoices recomputed.
+    if (namesInvoice(existing.invoiceId) && data.invoiceId !== undefined && data.invoiceId !== existing.invoiceId) {
+      throw new ServiceError("payment_conflict", `Payment ${data.externalId} is attached to invoice ${existing.invoiceId}; its invoiceId cannot change.`);
+    }
     if (existing.status !== "pending") {
       throw new ServiceError("invalid_transition", `A ${existing.status} payment cannot become ${data.status}.`);
     }
@@ -95,6 +103,7 @@ export async function confirmPayment({
       .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId)))
       .returning();
     await emitPaymentEvent(txCtx, updated!);
+    if (namesInvoice(updated!.invoiceId)) await attachPaymentToInvoice(txCtx, updated!);
     return { payment: toPayment(updated!), created: false };
   });
 }

@@ -10,17 +10,17 @@ import { listSchema, pageQuery } from "../pagination";
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
 
-const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
+export const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
 
 // `.toUpperCase()` is an in-place overwrite in zod 4, not a transform: the schema stays plain for OpenAPI.
-const currencyCode = z
+export const currencyCode = z
   .string()
   .toUpperCase()
   .regex(/^[A-Z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC");
 
 // Screened as sent (exactJson): numbers JSON cannot carry exactly, `__proto__` keys and unstorable strings
 // are a 400 naming the place, never stored changed or silently dropped.
-const metadata = exactJson(
+export const metadata = exactJson(
   z
     .record(z.string().min(1).max(40), z.unknown())
     .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must have at most ${METADATA_MAX_KEYS} keys`)
@@ -30,6 +30,21 @@ const metadata = exactJson(
         "finite and within ±(2^53 − 1): send exact or larger numbers as strings. Keys named `__proto__` are refused.",
     ),
 );
+
+/**
+ * The cross-field check of every `{amount, currency}` input (payments, invoices): a known currency, and an
+ * amount with at most its decimals. A refinement (not a transform), so the schema documents itself in
+ * OpenAPI; the verbs derive the canonical amount with the same function.
+ */
+export function amountInCurrency(input: { amount: string; currency: string }, ctx: z.RefinementCtx) {
+  const exponent = currencyExponent(input.currency);
+  if (exponent === undefined) {
+    ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
+    return;
+  }
+  const amount = canonicalAmount(input.amount, exponent);
+  if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
+}
 
 export const confirmPaymentInput = z
   .strictObject({
@@ -44,17 +59,7 @@ export const confirmPaymentInput = z
     occurredAt: isoInstantInput({ offset: true }).optional().describe("When it happened on the network; not in the future."),
     metadata: metadata.optional(),
   })
-  // Cross-field checks as a refinement (not a transform), so the schema documents itself in OpenAPI;
-  // the verb derives the canonical amount with the same function.
-  .superRefine((input, ctx) => {
-    const exponent = currencyExponent(input.currency);
-    if (exponent === undefined) {
-      ctx.addIssue({ code: "custom", path: ["currency"], message: `unknown currency ${input.currency}` });
-      return;
-    }
-    const amount = canonicalAmount(input.amount, exponent);
-    if (!amount.ok) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.message });
-  });
+  .superRefine(amountInCurrency);
 export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
 const timestamp = z.iso.datetime();

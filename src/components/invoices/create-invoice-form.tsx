@@ -1,0 +1,66 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import type { FormEvent } from "react";
+import { Field } from "@/components/ui/field";
+import { useTRPC } from "@/lib/trpc/client";
+
+/** Creates an invoice from the dashboard (the same verb as POST /invoice). */
+export function CreateInvoiceForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const create = useMutation(
+    trpc.invoices.create.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }),
+    }),
+  );
+  const fieldErrors = Object.fromEntries(
+    ((create.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors ?? []).map((error) => [error.path.split(".").pop(), error.message]),
+  );
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: string) => String(form.get(name) ?? "").trim();
+    const minutes = Number(value("expiresInMinutes") || "60");
+    create.mutate({
+      amount: value("amount"),
+      currency: value("currency"),
+      orderId: value("orderId") || undefined,
+      description: value("description") || undefined,
+      returnUrl: value("returnUrl") || undefined,
+      expiresIn: Math.round(minutes * 60),
+    });
+  }
+
+  return (
+    <form className="card form" onSubmit={submit} aria-labelledby="create-invoice-heading">
+      <h2 id="create-invoice-heading">New invoice</h2>
+      <div className="form-row">
+        <Field id="invoice-amount" name="amount" label="Amount" required inputMode="decimal" placeholder="19.99" error={fieldErrors.amount} />
+        <Field id="invoice-currency" name="currency" label="Currency" required size={6} placeholder="EUR" error={fieldErrors.currency} />
+        <Field id="invoice-order" name="orderId" label="Order id" error={fieldErrors.orderId} />
+        <Field id="invoice-expires" name="expiresInMinutes" label="Expires in (minutes)" type="number" min={1} max={43200} defaultValue={60} error={fieldErrors.expiresIn} />
+      </div>
+      <Field id="invoice-description" name="description" label="Description" error={fieldErrors.description} />
+      <Field id="invoice-return" name="returnUrl" label="Return URL" type="url" error={fieldErrors.returnUrl} />
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create invoice"}
+        </button>
+      </div>
+      {create.data ? (
+        <p className="alert alert-success" role="status">
+          Invoice <Link href={`/dashboard/invoices/${create.data.id}`}>{create.data.id}</Link> created. Checkout link:{" "}
+          <a href={create.data.checkoutUrl}>{create.data.checkoutUrl}</a>
+        </p>
+      ) : null}
+      {create.error ? (
+        <p className="alert alert-error" role="alert">
+          {create.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

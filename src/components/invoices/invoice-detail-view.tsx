@@ -1,0 +1,72 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { PaymentHistory } from "@/components/payments/payment-history";
+import { PaymentsTable } from "@/components/payments/payments-table";
+import { QueryView } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+import { InvoiceDetails } from "./invoice-details";
+
+/** One invoice: its details, payments, events with their deliveries, and void. */
+export function InvoiceDetailView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invoice = useQuery(trpc.invoices.get.queryOptions({ id }, { retry: false }));
+  const history = useQuery(trpc.events.forSubject.queryOptions({ subjectId: id }, { enabled: invoice.isSuccess }));
+  const voiding = useMutation(
+    trpc.invoices.void.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.events.pathKey() });
+      },
+    }),
+  );
+  return (
+    <>
+      <p>
+        <Link href="/dashboard/invoices">← All invoices</Link>
+      </p>
+      <div className="page-header">
+        <h1>
+          Invoice <code>{id}</code>
+        </h1>
+        {invoice.data && (invoice.data.status === "open" || invoice.data.status === "expired") ? (
+          <button
+            type="button"
+            className="btn"
+            disabled={voiding.isPending}
+            onClick={() => {
+              if (window.confirm("Void this invoice? Its checkout page stops accepting payments.")) voiding.mutate({ id });
+            }}
+          >
+            {voiding.isPending ? "Voiding…" : "Void invoice"}
+          </button>
+        ) : null}
+      </div>
+      {voiding.error ? (
+        <p className="alert alert-error" role="alert">
+          {voiding.error.message}
+        </p>
+      ) : null}
+      <QueryView query={invoice} what="the invoice">
+        {(details) => (
+          <>
+            <InvoiceDetails invoice={details} />
+            <section className="card" aria-labelledby="invoice-payments-heading">
+              <h2 id="invoice-payments-heading">Payments</h2>
+              {details.payments.length === 0 ? (
+                <p className="muted">No payments attached. Record one with POST /api/v1/payment/confirm and this invoice&apos;s id as invoiceId.</p>
+              ) : (
+                <PaymentsTable payments={details.payments} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments attached to this invoice" />
+              )}
+            </section>
+            <QueryView query={history} what="events">
+              {(events) => <PaymentHistory events={events.data} deliveryHref={(deliveryId) => `/dashboard/webhooks/deliveries/${deliveryId}`} />}
+            </QueryView>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import { StatusBadge } from "@/components/ui/badge";
+import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
+import { formatDateTime } from "@/components/ui/format";
+import type { Invoice } from "@/server/services/invoices/schemas";
+
+export function InvoiceDetails({ invoice }: { invoice: Invoice }) {
+  const rows: [string, ReactNode][] = [
+    ["Invoice id", <code key="id">{invoice.id}</code>],
+    ["Order id", invoice.orderId ?? "—"],
+    ["Amount", `${invoice.amount} ${invoice.currency}`],
+    ["Paid", `${invoice.amountPaid} ${invoice.currency}`],
+    ["Pending", `${invoice.amountPending} ${invoice.currency}`],
+    ["Remaining", `${invoice.amountRemaining} ${invoice.currency}`],
+    ["Status", <span key="s"><StatusBadge status={invoice.status} />{invoice.statusDetail ? ` ${invoice.statusDetail}` : ""}</span>],
+    ["Description", invoice.description ?? "—"],
+    ["Checkout", <a key="c" href={invoice.checkoutUrl}>{invoice.checkoutUrl}</a>],
+    ["Return URL", invoice.returnUrl ?? "—"],
+    ["Expires", formatDateTime(invoice.expiresAt)],
+    ["Paid at", formatDateTime(invoice.paidAt)],
+    ["Expired at", formatDateTime(invoice.expiredAt)],
+    ["Voided at", formatDateTime(invoice.voidedAt)],
+    ["Created", formatDateTime(invoice.createdAt)],
+    ["Updated", formatDateTime(invoice.updatedAt)],
+  ];
+  return (
+    <section className="card" aria-labelledby="invoice-heading">
+      <h2 id="invoice-heading">Invoice</h2>
+      <DetailsList rows={rows} />
+      <MetadataBlock metadata={invoice.metadata} />
+    </section>
+  );
+}

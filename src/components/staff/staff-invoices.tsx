@@ -1,0 +1,90 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { InvoicesTable } from "@/components/invoices/invoices-table";
+import { QueryView } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+/**
+ * A merchant's latest invoices for support staff, and the two things staff may do to one: mark it paid (money
+ * settled outside the service) or void it, each with a reason that goes to the audit log.
+ */
+export function StaffInvoices({ merchantId }: { merchantId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invoices = useQuery(trpc.invoices.staff.list.queryOptions({ merchantId, limit: 20 }));
+  const [done, setDone] = useState<string | null>(null);
+  const options = {
+    onSuccess: async (invoice: { id: string; status: string }) => {
+      setDone(`Invoice ${invoice.id} is now ${invoice.status}.`);
+      await queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
+    },
+  };
+  const markPaid = useMutation(trpc.invoices.staff.markPaid.mutationOptions(options));
+  const markVoid = useMutation(trpc.invoices.staff.markVoid.mutationOptions(options));
+  const error = markPaid.error ?? markVoid.error;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setDone(null);
+    const form = new FormData(event.currentTarget);
+    const input = { merchantId, invoiceId: String(form.get("invoiceId") ?? ""), reason: String(form.get("reason") ?? "").trim() };
+    const action = (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value");
+    if (action === "void") markVoid.mutate(input);
+    else markPaid.mutate(input);
+  }
+
+  return (
+    <section className="card" aria-labelledby="staff-invoices-heading">
+      <h2 id="staff-invoices-heading">Invoices</h2>
+      <QueryView query={invoices} what="invoices" empty="This merchant has no invoices.">
+        {(page) => {
+          const markable = page.data.filter((invoice) => invoice.status !== "paid" && invoice.status !== "void");
+          return (
+            <>
+              <InvoicesTable invoices={page.data} detailHref={(invoice) => invoice.checkoutUrl} caption="The merchant's latest invoices" />
+              {markable.length > 0 ? (
+                <form className="form" onSubmit={submit} aria-labelledby="staff-invoice-action-heading">
+                  <h3 id="staff-invoice-action-heading">Mark an invoice</h3>
+                  <div className="field">
+                    <label htmlFor="staff-invoice-id">Invoice</label>
+                    <select id="staff-invoice-id" name="invoiceId" required>
+                      {markable.map((invoice) => (
+                        <option key={invoice.id} value={invoice.id}>
+                          {invoice.id} · {invoice.amount} {invoice.currency} · {invoice.status}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div className="field">
+                    <label htmlFor="staff-invoice-reason">Reason (kept in the audit log)</label>
+                    <textarea id="staff-invoice-reason" name="reason" rows={2} required maxLength={2000} />
+                  </div>
+                  <div className="form-row">
+                    <button type="submit" className="btn btn-primary" value="paid" disabled={markPaid.isPending}>
+                      Mark paid
+                    </button>
+                    <button type="submit" className="btn" value="void" disabled={markVoid.isPending}>
+                      Void
+                    </button>
+                  </div>
+                </form>
+              ) : null}
+            </>
+          );
+        }}
+      </QueryView>
+      {done ? (
+        <p className="alert alert-success" role="status">
+          {done}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="alert alert-error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import type { EventType, InvoiceRow } from "@/server/db/schema";
+import type { ServiceContext } from "../context";
+import { emitEvent } from "../events/emit";
+import { toInvoice } from "./schemas";
+
+type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
+
+/** Emits an `invoice.*` event whose `data` is the invoice as it now is; call it inside the change's transaction. */
+export function emitInvoiceEvent(ctx: ServiceContext, type: InvoiceEventType, row: InvoiceRow) {
+  return emitEvent({ ctx, input: { type, data: toInvoice(row, ctx.env.PUBLIC_BASE_URL), subjectId: row.id } });
+}

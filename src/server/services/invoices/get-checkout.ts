@@ -1,0 +1,72 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { isId } from "@/lib/ids";
+import { invoices, merchants } from "@/server/db/schema";
+import type { ServiceContext } from "../context";
+import { NotFoundError } from "../errors";
+import { parseInput } from "../parse";
+import { invoiceIdInput, invoiceSchema, toInvoice } from "./schemas";
+import { effectiveInvoice } from "./status";
+
+/**
+ * What the public checkout page shows, and nothing more of the merchant (docs/invoices.md): no orderId,
+ * metadata or other invoices. `returnUrl` only once the payer is done (paid or expired).
+ */
+export const checkoutSchema = invoiceSchema
+  .pick({
+    id: true,
+    amount: true,
+    currency: true,
+    amountPaid: true,
+    amountPending: true,
+    amountRemaining: true,
+    status: true,
+    statusDetail: true,
+    description: true,
+    expiresAt: true,
+    paidAt: true,
+    returnUrl: true,
+  })
+  .extend({
+    merchantName: z.string(),
+    paymentInstructions: z.string().nullable().describe("The merchant's profile setting, plain text."),
+    serverTime: z.iso.datetime().describe("The server's clock, so the countdown does not trust the payer's."),
+  })
+  .meta({ id: "Checkout" });
+export type Checkout = z.infer<typeof checkoutSchema>;
+
+/**
+ * An invoice's checkout by its id alone: there is no merchant in `ctx`, the unguessable id is the capability
+ * (src/lib/ids.ts draws 80 random bits per invoice id). Unknown and malformed ids are one 404.
+ */
+export async function getCheckout({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<Checkout> {
+  const { id } = parseInput(invoiceIdInput, input, "params");
+  if (!isId("invoice", id)) throw new NotFoundError("invoice");
+  const [found] = await ctx.db
+    .select({ invoice: invoices, merchantName: merchants.name, paymentInstructions: merchants.paymentInstructions })
+    .from(invoices)
+    .innerJoin(merchants, eq(merchants.id, invoices.merchantId))
+    .where(eq(invoices.id, id))
+    .limit(1);
+  if (!found) throw new NotFoundError("invoice");
+  const now = ctx.now();
+  const invoice = toInvoice(effectiveInvoice(found.invoice, now), ctx.env.PUBLIC_BASE_URL);
+  const done = invoice.status === "paid" || invoice.status === "expired";
+  return {
+    id: invoice.id,
+    merchantName: found.merchantName,
+    description: invoice.description,
+    amount: invoice.amount,
+    currency: invoice.currency,
+    amountPaid: invoice.amountPaid,
+    amountPending: invoice.amountPending,
+    amountRemaining: invoice.amountRemaining,
+    status: invoice.status,
+    statusDetail: invoice.statusDetail,
+    expiresAt: invoice.expiresAt,
+    paidAt: invoice.paidAt,
+    returnUrl: done ? invoice.returnUrl : null,
+    paymentInstructions: found.paymentInstructions,
+    serverTime: now.toISOString(),
+  };
+}

@@ -1,0 +1,47 @@
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { deliverDueNow } from "../support/deliver-due-now";
+import { testClient, type TestClient } from "../support/client";
+import { registerTestMerchant, type TestMerchant } from "../support/merchants";
+import { externalId } from "../support/payments";
+import { createTestRuntime, type TestRuntime } from "../support/runtime";
+import { startReceiver, type TestReceiver } from "./webhooks/receiver";
+
+let runtime: TestRuntime;
+let api: TestClient;
+let receiver: TestReceiver;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  runtime = await createTestRuntime();
+  api = testClient(runtime);
+  receiver = await startReceiver();
+  shop = await registerTestMerchant(api, { webhookUrl: receiver.url() });
+});
+afterAll(async () => {
+  await receiver.close();
+  await runtime.close();
+});
+
+describe("invoice events reach the merchant", () => {
+  it("created, payment_received, processing, paid and voided arrive signed; standardwebhooks verifies each", async () => {
+    const invoice = (await api.post("/invoice", { key: shop.apiKey, body: { amount: "12.00", currency: "EUR", orderId: "o-1" } })).body;
+    const ext = externalId("hook");
+    await api.post("/payment/confirm", { key: shop.apiKey, body: { externalId: ext, amount: "12.00", currency: "EUR", status: "pending", invoiceId: invoice.id } });
+    await api.post("/payment/confirm", { key: shop.apiKey, body: { externalId: ext, amount: "12.00", currency: "EUR", status: "confirmed" } });
+    const other = (await api.post("/invoice", { key: shop.apiKey, body: { amount: "1.00", currency: "EUR" } })).body;
+    await api.post(`/invoice/${other.id}/void`, { key: shop.apiKey });
+
+    await deliverDueNow(deliveryDepsFor(runtime));
+    const verifier = new Webhook(shop.webhookSecret);
+    const bodies = receiver.received.map((request) => verifier.verify(request.body, request.headers) as { type: string; data: { id: string; status: string; amountPaid: string } });
+    const forInvoice = bodies.filter((body) => body.data.id === invoice.id);
+    expect(forInvoice.map((body) => body.type).sort()).toEqual(
+      ["invoice.created", "invoice.payment_received", "invoice.processing", "invoice.payment_received", "invoice.paid"].sort(),
+    );
+    const paid = forInvoice.find((body) => body.type === "invoice.paid")!;
+    expect(paid.data).toMatchObject({ status: "paid", amountPaid: "12.00", orderId: "o-1" });
+    expect(bodies.filter((body) => body.data.id === other.id).map((body) => body.type).sort()).toEqual(["invoice.created", "invoice.voided"]);
+  });
+});
