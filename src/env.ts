@@ -75,8 +75,6 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
-  /** Serve the benchmark floor routes under /api/bench (bench/README in BENCHMARKS.md); 404 otherwise. */
-  BENCH_ROUTES: booleanString.default(false),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };

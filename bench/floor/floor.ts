@@ -1,10 +1,10 @@
 import postgres from "postgres";
-import { newId } from "@/lib/ids";
+import { newId } from "../../src/lib/ids";
 
 /**
  * The benchmark floor: the bare SQL of each benchmarked request, with nothing of ours around it (no auth,
- * validation, idempotency or logging). `bench/bare-server.ts` serves it from `node:http`, and
- * `src/app/api/bench/**` from Next.js route handlers, so the two differ only in the HTTP layer.
+ * validation, idempotency or logging). `bench/bare-server.ts` serves it from `node:http`, and the floor app
+ * (bench/floor/app/api/bench/**) from Next.js route handlers, so the two differ only in the HTTP layer.
  * Statements are tagged templates: postgres.js prepares them once per connection.
  */
 export interface Floor {

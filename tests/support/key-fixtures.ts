@@ -4,9 +4,9 @@
  * logs for `fragments`). Nothing in the application imports this file.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
-import type { KeySubmission } from "./parse";
-import type { KeyRefusalReason } from "./refusal";
-import type { SupportedKeyType } from "./types";
+import type { KeySubmission } from "../../src/server/keys/parse";
+import type { KeyRefusalReason } from "../../src/server/keys/refusal";
+import type { SupportedKeyType } from "../../src/server/keys/types";
 
 /** A self-signed P-256 test certificate (public data only; its private key was discarded). */
 export const TEST_CERTIFICATE = `-----BEGIN CERTIFICATE-----
