@@ -29,7 +29,7 @@ export function createFloor(url: string, options: { max?: number; boundInFlight?
   const max = options.max ?? 10;
   const sql = postgres(url, { max, onnotice: () => {} });
   // porsager/postgres#747 reports a slowdown once more queries wait in postgres.js than its pool holds. Its cause,
-  // the pool's queue, is patched (BENCHMARKS.md, Finding 13); the cure suggested before that was known, at most
+  // the pool's queue, is patched (docs/decisions.md, "postgres.js 3.4.9 is patched"); the cure suggested before that was known, at most
   // `max` operations inside the driver, measured slower (it takes postgres.js's pipelining away), so it is off
   // unless asked for.
   const gate = options.boundInFlight ? semaphore(max) : unbounded;

@@ -13,7 +13,7 @@ import {
   EXAMPLE_UNIX_TIME,
 } from "./examples";
 
-/** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
+/** The three Standard Webhooks headers every delivery carries (docs/webhooks.md, "What we send"). */
 export const webhookHeadersSchema = z.object({
   "webhook-id": z
     .string()

@@ -25,7 +25,7 @@ function canonicalAmountOf(amount: string, currency: string): string {
 }
 
 /**
- * Records or confirms a payment, keyed by the merchant's `externalId` (DESIGN §4):
+ * Records or confirms a payment, keyed by the merchant's `externalId` (docs/api-contract.md, "Endpoints"):
  * new → created (+ event); pending → confirmed|failed → updated (+ event); same status → unchanged;
  * anything else → 409 invalid_transition; other amount or currency → 409 payment_conflict.
  *

@@ -59,7 +59,7 @@ export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
 const timestamp = z.iso.datetime();
 
-/** The Payment as clients see it (DESIGN §8); timestamps are ISO 8601 UTC strings. */
+/** The Payment as clients see it (docs/api-contract.md, "Shapes"); timestamps are ISO 8601 UTC strings. */
 export const paymentSchema = z.object({
   id: z.string(),
   externalId: z.string(),
