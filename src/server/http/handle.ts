@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { unredacted } from "@/server/log";
 import type { Runtime } from "@/server/runtime";
 import type { Executor } from "@/server/db/types";
-import { inTransaction, type Actor } from "@/server/services/context";
+import { inTransaction, type Actor, type ServiceContext } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
 import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { authenticateApiKey } from "./authenticate";
@@ -35,7 +35,7 @@ export async function handleRoute(
   let limitHeaders: Record<string, string> = {};
   let response: Response;
   try {
-    if (route.auth === "api_key") actor = await authenticate(runtime, limits, request, ip);
+    if (route.auth === "api_key") actor = await authenticate(createServiceContext(runtime, actor, requestId), limits, request, ip);
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
     const ctx = createServiceContext(runtime, actor, requestId);
     const params = parseInput("params", route.params, rawParams);
@@ -74,12 +74,12 @@ export async function handleRoute(
 }
 
 /** Failed authentications count against the caller's IP, so guessing keys is throttled like a public route. */
-async function authenticate(runtime: Runtime, limits: RateLimits, request: Request, ip: string) {
+async function authenticate(anonymous: ServiceContext, limits: RateLimits, request: Request, ip: string) {
   try {
-    return await authenticateApiKey(runtime, request);
+    return await authenticateApiKey(anonymous, request);
   } catch (error) {
     if (isServiceError(error) && error.status === 401) {
-      await limits.consume([{ policy: ipPolicy(runtime.env.RATE_LIMIT_PER_IP), subject: ip }]);
+      await limits.consume([{ policy: ipPolicy(anonymous.env.RATE_LIMIT_PER_IP), subject: ip }]);
     }
     throw error;
   }
