@@ -4,7 +4,7 @@ import { isId } from "@/lib/ids";
 import { events, payments, webhookDeliveries } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 
 export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min(1).max(100) });
 
@@ -15,7 +15,7 @@ export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min
  */
 export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
   const merchantId = requireMerchantId(ctx);
-  const { subjectId } = parseInput(listSubjectEventsInput, input);
+  const { subjectId } = validateInput(listSubjectEventsInput, input);
   if (!isId("payment", subjectId)) throw new NotFoundError("payment");
   // One query: the payment, scoped to the merchant, joined to its events (none → one row of nulls).
   const joined = await ctx.db

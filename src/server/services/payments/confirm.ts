@@ -8,7 +8,7 @@ import type { Transaction } from "@/server/db/types";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { confirmPaymentInput, toPayment, type ConfirmPaymentInput, type Payment } from "./schemas";
 
 /** Merchants' clocks drift: an occurredAt this far ahead of ours still counts as "now". */
@@ -40,7 +40,7 @@ export async function confirmPayment({
   input: ConfirmPaymentInput;
 }): Promise<{ payment: Payment; created: boolean }> {
   const merchantId = requireMerchantId(ctx);
-  const parsed = parseInput(confirmPaymentInput, input, "body");
+  const parsed = validateInput(confirmPaymentInput, input, "body");
   // Padded to the currency's decimals: "10" and "10.00" USD are one amount, compared as equal strings.
   const data = { ...parsed, amount: canonicalAmountOf(parsed.amount, parsed.currency) };
   const now = ctx.now();

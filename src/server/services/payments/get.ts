@@ -5,7 +5,7 @@ import { payments } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { getPaymentInput, toPayment, type Payment } from "./schemas";
 
 const byIdOfMerchant = (db: Executor) =>
@@ -19,7 +19,7 @@ const byIdOfMerchant = (db: Executor) =>
 /** One of the merchant's payments; another merchant's id answers 404 like an unknown one. */
 export async function getPayment({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<Payment> {
   const merchantId = requireMerchantId(ctx);
-  const { id } = parseInput(getPaymentInput, input, "params");
+  const { id } = validateInput(getPaymentInput, input, "params");
   // A string that is not a payment id cannot name one: answer without a query.
   if (!isId("payment", id)) throw new NotFoundError("payment");
   const [row] = await preparedOn(ctx.db, "payment_by_id", byIdOfMerchant).execute({ id, merchantId });

@@ -4,7 +4,7 @@ import { payments } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { listPaymentsInput, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
 
 /**
@@ -13,7 +13,7 @@ import { listPaymentsInput, toPayment, type ListPaymentsInput, type Payment } fr
  */
 export async function listPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<Page<Payment>> {
   const merchantId = requireMerchantId(ctx);
-  const query = parseInput(listPaymentsInput, input, "query");
+  const query = validateInput(listPaymentsInput, input, "query");
   // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
   const scope = `payments:${merchantId}`;
   const position = decodeCursor(ctx, scope, query.cursor);

@@ -1,5 +1,5 @@
 import { requireStaff, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { changeReconciliation } from "./change-reconciliation";
 import { reconcilePaymentInput, type StaffPayment } from "./schemas";
 
@@ -15,7 +15,7 @@ export async function markPaymentReconciled({
   input: { paymentId: string; note: string };
 }): Promise<StaffPayment> {
   const staff = requireStaff(ctx);
-  const { paymentId, note } = parseInput(reconcilePaymentInput, input);
+  const { paymentId, note } = validateInput(reconcilePaymentInput, input);
   const now = ctx.now();
   return changeReconciliation(ctx, staff, paymentId, (row) => ({
     columns: { reconciledAt: now, reconciledBy: staff.userId, reconciliationNote: note },

@@ -1,5 +1,5 @@
-import { storable } from "@/lib/storable-text";
-import type { FieldError } from "@/server/services/errors";
+import { storable, UNSTORABLE_KEY, UNSTORABLE_TEXT } from "@/lib/storable-text";
+import type { FieldError } from "./errors";
 
 /** Deeper JSON than any request needs; recursive code downstream (JSON.stringify, zod) overflows near 5,000. */
 export const MAX_INPUT_DEPTH = 32;
@@ -15,7 +15,7 @@ export function guardInput(where: string, value: unknown): FieldError[] {
   while (stack.length > 0 && errors.length < 20) {
     const item = stack.pop()!;
     if (typeof item.value === "string") {
-      if (!storable(item.value)) errors.push({ path: item.path, message: "must not contain NUL characters or unpaired surrogates" });
+      if (!storable(item.value)) errors.push({ path: item.path, message: UNSTORABLE_TEXT });
       continue;
     }
     if (!item.value || typeof item.value !== "object") continue;
@@ -25,7 +25,7 @@ export function guardInput(where: string, value: unknown): FieldError[] {
     }
     for (const [key, child] of Object.entries(item.value)) {
       const path = `${item.path}.${key}`;
-      if (!storable(key)) errors.push({ path, message: "keys must not contain NUL characters or unpaired surrogates" });
+      if (!storable(key)) errors.push({ path, message: UNSTORABLE_KEY });
       else stack.push({ value: child, path, depth: item.depth + 1 });
     }
   }
