@@ -1,8 +1,8 @@
 import { InvalidEnvironmentError } from "@/env";
-import { recordPeerAddresses } from "@/server/http/peer-address";
+import { recordPeerAddresses } from "@/server/net/peer-address";
 import { getRuntime } from "@/server/runtime";
 
-// Before the first request: per-IP limits need each request's TCP peer (http/peer-address.ts).
+// Before the first request: per-IP limits need each request's TCP peer (net/peer-address.ts).
 recordPeerAddresses();
 
 try {

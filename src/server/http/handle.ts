@@ -10,7 +10,8 @@ import { authenticateApiKey } from "./authenticate";
 import { ClientClosedRequestError, readJsonBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { problemBody, problemResponse } from "./problem";
-import { clientIp, queryObject } from "./query";
+import { clientIp } from "@/server/net/client-ip";
+import { queryObject } from "./query";
 import { bodyRateLimitChecks, ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
 import type { AnyRoute, Reply } from "./route";
 

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage } from "node
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordPeerAddresses } from "./peer-address";
-import { clientIp } from "./query";
+import { clientIp } from "./client-ip";
 
 /**
  * The client address as the app computes it, on requests that came over a real socket: a Web `Request` built
