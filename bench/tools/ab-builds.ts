@@ -22,9 +22,11 @@ const seconds = Number(process.argv[4] ?? 8);
 if (!process.argv[2]) throw new Error("usage: ab-builds.ts <other checkout> [rounds] [seconds]");
 
 const database = await createDatabase();
+// AB_BASE_PORT: the first of the two ports (default 3601), for a machine where those are taken.
+const basePort = Number(process.env.AB_BASE_PORT ?? 3601);
 const builds = [
-  { name: "this", dir: ROOT, port: 3601 },
-  { name: path.basename(other), dir: other, port: 3602 },
+  { name: "this", dir: ROOT, port: basePort },
+  { name: path.basename(other), dir: other, port: basePort + 1 },
 ];
 const servers = [];
 try {

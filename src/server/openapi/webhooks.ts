@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { eventTypes, type EventType } from "@/server/db/schema";
+import { eventTypes, type EventType } from "@/lib/event-types";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
 import { paymentSchema } from "@/server/services/payments/schemas";
 import {
