@@ -107,8 +107,8 @@ describe("GET /payment", () => {
   });
 
   it("renders every payment, in the list and by id, byte for byte as confirm and webhooks do (toPayment)", async () => {
-    // The list and the read by id select their rows their own way (the list with its keyset position), and
-    // every rendering goes through toPayment: edge values must agree.
+    // The two reads print times from PostgreSQL's UTC text (payment-text-row.ts), everything else from Dates
+    // (toPayment): edge values must agree.
     const merchant = await registerTestMerchant(api);
     const id = newId("payment");
     await runtime.database.db.insert(payments).values({

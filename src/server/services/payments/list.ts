@@ -1,11 +1,10 @@
-import { and, eq, gte, lt, type SQL } from "drizzle-orm";
-import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
-import { payments } from "@/server/db/schema";
+import { queryRows, type RawParam } from "@/server/db/raw";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
+import { decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
-import { listPaymentsInput, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
+import { pagePosition, pageSql, paymentFromTextRow, type PaymentTextRow } from "./payment-text-row";
+import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
 
 /**
  * The merchant's payments, newest first, keyset-paginated on (created_at, id): every page costs what the
@@ -21,23 +20,23 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
 
   // Every value is a parameter; the text only varies with which filters are given (a bounded set of
   // statements, each prepared once per connection).
-  const conditions: (SQL | undefined)[] = [
-    eq(payments.merchantId, merchantId),
-    query.status ? eq(payments.status, query.status) : undefined,
-    query.currency ? eq(payments.currency, query.currency) : undefined,
-    query.reference ? eq(payments.reference, query.reference) : undefined,
-    query.externalId ? eq(payments.externalId, query.externalId) : undefined,
-    query.createdFrom ? gte(payments.createdAt, new Date(query.createdFrom)) : undefined,
-    query.createdTo ? lt(payments.createdAt, new Date(query.createdTo)) : undefined,
-    position ? afterPosition(payments.createdAt, payments.id, position) : undefined,
-  ];
-  const rows = await ctx.db
-    .select({ payment: payments, id: payments.id, cursorAt: keysetTimestamp(payments.createdAt) })
-    .from(payments)
-    .where(and(...conditions))
-    .orderBy(...newestFirst(payments.createdAt, payments.id))
-    .limit(query.limit + 1)
-    .prepare("payments_page")
-    .execute();
-  return toPage(ctx, scope, rows, query.limit, (row) => toPayment(row.payment), byCursorAt);
+  const params: RawParam[] = [merchantId, query.limit + 1];
+  const conditions = ["merchant_id = $1"];
+  const where = (condition: (placeholder: string) => string, value: RawParam) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (query.status) where((p) => `status = ${p}`, query.status);
+  if (query.currency) where((p) => `currency = ${p}`, query.currency);
+  if (query.reference) where((p) => `reference = ${p}`, query.reference);
+  if (query.externalId) where((p) => `external_id = ${p}`, query.externalId);
+  if (query.createdFrom) where((p) => `created_at >= ${p}::timestamptz`, new Date(query.createdFrom).toISOString());
+  if (query.createdTo) where((p) => `created_at < ${p}::timestamptz`, new Date(query.createdTo).toISOString());
+  if (position) {
+    // A row comparison the (merchant_id, created_at desc, id desc) index serves; the position keeps microseconds.
+    params.push(position.createdAt, position.id);
+    conditions.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  const rows = await queryRows<PaymentTextRow>(ctx.db, pageSql(conditions.join(" and ")), params);
+  return toPage(ctx, scope, rows, query.limit, paymentFromTextRow, pagePosition);
 }

@@ -88,10 +88,24 @@ export const staffPaymentSchema = paymentSchema.extend({
 });
 export type StaffPayment = z.infer<typeof staffPaymentSchema>;
 
-const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+/** The columns a Payment is rendered from, with timestamps of whatever type `T` the reader has them in. */
+export type PaymentColumns<T> = Pick<PaymentRow, "id" | "externalId" | "amount" | "currency" | "status" | "reference" | "invoiceId" | "method" | "network"> & {
+  metadata: unknown;
+  occurredAt: T | null;
+  confirmedAt: T | null;
+  failedAt: T | null;
+  reconciledAt: T | null;
+  createdAt: T;
+  updatedAt: T;
+};
 
-/** The payment as clients see it, field for field in the API's order: every rendering goes through here. */
-export function toPayment(row: PaymentRow): Payment {
+/**
+ * The payment as clients see it, field for field in the API's order; `time` renders a timestamp as ISO 8601
+ * UTC with milliseconds. Every rendering goes through here (drizzle rows with `Date`s in `toPayment`, the two
+ * reads' text rows in payment-text-row.ts), so they can only differ in how they print a time.
+ */
+export function renderPayment<T>(row: PaymentColumns<T>, time: (value: T) => string): Payment {
+  const optional = (value: T | null) => (value === null ? null : time(value));
   return {
     id: row.id,
     externalId: row.externalId,
@@ -103,13 +117,19 @@ export function toPayment(row: PaymentRow): Payment {
     method: row.method,
     network: row.network,
     metadata: row.metadata as Payment["metadata"],
-    occurredAt: iso(row.occurredAt),
-    confirmedAt: iso(row.confirmedAt),
-    failedAt: iso(row.failedAt),
-    reconciledAt: iso(row.reconciledAt),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    occurredAt: optional(row.occurredAt),
+    confirmedAt: optional(row.confirmedAt),
+    failedAt: optional(row.failedAt),
+    reconciledAt: optional(row.reconciledAt),
+    createdAt: time(row.createdAt),
+    updatedAt: time(row.updatedAt),
   };
+}
+
+const isoOfDate = (date: Date) => date.toISOString();
+
+export function toPayment(row: PaymentRow): Payment {
+  return renderPayment(row, isoOfDate);
 }
 
 export function toStaffPayment(row: PaymentRow): StaffPayment {
