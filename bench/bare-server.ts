@@ -1,9 +1,9 @@
 /**
- * The bare limit: `node:http` serving the same floor (src/server/bench/floor.ts) as the Next.js floor
- * routes, on the same paths. Started by bench/run.ts: PORT and DATABASE_URL from the environment.
+ * The bare limit: `node:http` serving the same floor (bench/floor/floor.ts) as the floor app's
+ * route handlers, on the same paths. Started by bench/run.ts: PORT and DATABASE_URL from the environment.
  */
 import { createServer } from "node:http";
-import { createFloor, FLOOR_CONSTANT } from "../src/server/bench/floor";
+import { createFloor, FLOOR_CONSTANT } from "./floor/floor";
 
 const port = Number(process.env.PORT ?? 3100);
 const url = process.env.DATABASE_URL;

@@ -1,6 +1,6 @@
 /**
  * `npm run bench` — see BENCHMARKS.md. Creates its own database on the PostgreSQL server, builds the
- * production app, starts it beside a bare node:http server, runs the cases (BENCH_CASES, default all) and
+ * production app and the floor app (bench/floor), starts them beside a bare node:http server, runs the cases (BENCH_CASES, default all) and
  * writes bench/results/<time>.{md,json}. BENCH_QUICK=1: seconds instead of minutes (smoke test).
  */
 import { mkdirSync } from "node:fs";
@@ -8,7 +8,7 @@ import path from "node:path";
 import { caseFloor } from "./cases/floor";
 import { config } from "./lib/config";
 import { registerMerchant, seedPayments, type BenchContext } from "./lib/context";
-import { createDatabase, machine, nextBuild, ROOT, startNext, TUNED, tunedProjectDir } from "./lib/env";
+import { createDatabase, FLOOR_DIR, machine, nextBuild, ROOT, startNext, TUNED, tunedProjectDir } from "./lib/env";
 import { startServer, type Server } from "./lib/proc";
 import { Report } from "./lib/report";
 
@@ -56,14 +56,25 @@ async function main() {
       env: { DATABASE_URL: db.url, NODE_ENV: "production" },
     });
     servers.push(bare);
-    const tuned = await startNext({
-      name: "next-tuned",
+    const floorReady = "/api/bench/constant";
+    const floor = await startNext({
+      name: "floor",
       port: port++,
-      logFile: path.join(logDir, "next-tuned.log"),
+      logFile: path.join(logDir, "floor.log"),
+      cwd: FLOOR_DIR,
+      readyPath: floorReady,
+      env: { DATABASE_URL: db.url },
+    });
+    servers.push(floor);
+    const floorTuned = await startNext({
+      name: "floor-tuned",
+      port: port++,
+      logFile: path.join(logDir, "floor-tuned.log"),
       cwd: tunedProjectDir(),
+      readyPath: floorReady,
       env: { DATABASE_URL: db.url, NODE_OPTIONS: TUNED.nodeOptions },
     });
-    servers.push(tuned);
+    servers.push(floorTuned);
 
     const merchant = await registerMerchant(next, "main", "http://127.0.0.1:9/bench");
     await seedPayments(db.sql, merchant.id, 10_000, "a");
@@ -75,7 +86,8 @@ async function main() {
       db,
       next,
       bare,
-      tuned,
+      floor,
+      floorTuned,
       merchant,
       paymentId,
       report,

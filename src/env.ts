@@ -40,7 +40,7 @@ const envSchema = z.object({
   /**
    * How many proxies in front of the app append to X-Forwarded-For. 0: none, the connection's peer is the client
    * and X-Forwarded-For (which a client can write) is ignored. N: the client is the address the outermost of N
-   * proxies saw (clientIp in http/query.ts).
+   * proxies saw (clientIp in net/client-ip.ts).
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WEBHOOK_WORKER: z.enum(["inline", "off"]).default("inline"),
@@ -95,8 +95,6 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
-  /** Serve the benchmark floor routes under /api/bench (bench/README in BENCHMARKS.md); 404 otherwise. */
-  BENCH_ROUTES: booleanString.default(false),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };

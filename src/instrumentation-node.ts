@@ -1,10 +1,10 @@
 import { getEnv, InvalidEnvironmentError } from "@/env";
 import { DataDirInUseError } from "@/server/db/data-dir-lock";
-import { recordPeerAddresses } from "@/server/http/peer-address";
+import { recordPeerAddresses } from "@/server/net/peer-address";
 import { refuseBeforeNext } from "@/server/http/refuse-before-next";
 import { getRuntime } from "@/server/runtime";
 
-// Before the first request: per-IP limits need each request's TCP peer (http/peer-address.ts), and TRACE, two
+// Before the first request: per-IP limits need each request's TCP peer (net/peer-address.ts), and TRACE, two
 // Authorization headers or a cross-origin POST to a page are refused before Next.js builds a Request (http/refuse-before-next.ts).
 recordPeerAddresses();
 

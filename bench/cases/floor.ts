@@ -7,7 +7,7 @@ import { baseUrl, type BenchContext } from "../lib/context";
 import type { LoadSpec } from "../lib/load";
 import type { Server } from "../lib/proc";
 
-/** The floor's three requests against one server (bare node:http or a Next.js route handler). */
+/** The floor's three requests against one server (bare node:http or the floor app's route handlers). */
 export function floorSpecs(ctx: BenchContext, server: Server) {
   const headers = { "x-bench-merchant": ctx.merchant.id };
   let counter = 0;
@@ -44,14 +44,14 @@ export async function caseFloor(ctx: BenchContext) {
   );
   report.text("");
   const bare = floorSpecs(ctx, ctx.bare);
-  const next = floorSpecs(ctx, ctx.next);
-  const tuned = floorSpecs(ctx, ctx.tuned);
+  const next = floorSpecs(ctx, ctx.floor);
+  const tuned = floorSpecs(ctx, ctx.floorTuned);
   const results: Record<string, unknown> = {};
   for (const kind of ["constant", "get", "post"] as const) {
     const variants: Variant[] = [
       { name: `bare ${kind}`, spec: bare[kind], targets: ctx.targets(ctx.bare) },
-      { name: `next floor ${kind}`, spec: next[kind], targets: ctx.targets(ctx.next) },
-      { name: `next floor ${kind}, tuned`, spec: tuned[kind], targets: ctx.targets(ctx.tuned) },
+      { name: `next floor ${kind}`, spec: next[kind], targets: ctx.targets(ctx.floor) },
+      { name: `next floor ${kind}, tuned`, spec: tuned[kind], targets: ctx.targets(ctx.floorTuned) },
     ];
     const [bareSummary, nextSummary, tunedSummary] = await compare(`floor ${kind}`, variants);
     report.variants([bareSummary!, nextSummary!, tunedSummary!], ["server", "postgres", "autocannon"]);

@@ -57,10 +57,10 @@ export function apiSpecs(server: Server, merchant: Merchant, paymentId: string) 
   };
 }
 
-/** Case 2: our own overhead over the floor, both in the same Next.js process. */
+/** Case 2: our own overhead over the floor, each in its own Next.js server of the same Next.js version. */
 export async function caseFullStack(ctx: BenchContext) {
   const { report } = ctx;
-  report.section("2. Full stack vs the floor (both in the same Next.js server)");
+  report.section("2. Full stack vs the floor (the app and the floor app, same Next.js)");
   const present = await Promise.all([
     routeExists(ctx.next, "GET", `/api/v1/payment/${ctx.paymentId}`, ctx.merchant.apiKey),
     routeExists(ctx.next, "GET", "/api/v1/payment", ctx.merchant.apiKey),
@@ -75,13 +75,14 @@ export async function caseFullStack(ctx: BenchContext) {
       "Confirm sends a new externalId and Idempotency-Key each request; list is the first page of 20.",
   );
   report.text("");
-  const floor = floorSpecs(ctx, ctx.next);
+  const floor = floorSpecs(ctx, ctx.floor);
   const api = apiSpecs(ctx.next, ctx.merchant, ctx.paymentId);
   const targets = ctx.targets(ctx.next);
+  const floorTargets = ctx.targets(ctx.floor);
   const groups = ["server", "postgres", "autocannon"];
 
   const gets: Variant[] = [
-    { name: "floor GET one payment", spec: floor.get, targets },
+    { name: "floor GET one payment", spec: floor.get, targets: floorTargets },
     { name: "GET /payment/{id}", spec: api.get, targets },
     { name: "GET /payment (20 rows)", spec: api.list, targets },
   ];
@@ -89,7 +90,7 @@ export async function caseFullStack(ctx: BenchContext) {
   report.variants([floorGet!, get!, list!], groups);
 
   const posts: Variant[] = [
-    { name: "floor POST payment+event+delivery", spec: floor.post, targets },
+    { name: "floor POST payment+event+delivery", spec: floor.post, targets: floorTargets },
     { name: "POST /payment/confirm", spec: api.confirm, targets },
   ];
   const [floorPost, confirm] = await compare("full-stack POST", posts);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { config } from "../lib/config";
-import { baseUrl, routeExists, type BenchContext } from "../lib/context";
+import { baseUrl, type BenchContext } from "../lib/context";
 import { runLoad } from "../lib/load";
 import { sampleActivity, type ActivitySecond } from "../lib/activity";
 import { round } from "../lib/stats";
@@ -12,16 +12,10 @@ import { round } from "../lib/stats";
 export async function caseSoak(ctx: BenchContext) {
   const { report } = ctx;
   report.section(`3. Stable under saturation: ${config.soakSeconds} s at ${config.soakConnections} connections`);
-  const full = await routeExists(ctx.next, "POST", "/api/v1/payment/confirm", ctx.merchant.apiKey);
-  const auth = { authorization: `Bearer ${ctx.merchant.apiKey}` };
-  const headers = full ? auth : { "x-bench-merchant": ctx.merchant.id };
-  const getPath = full ? `/api/v1/payment/${ctx.paymentId}` : `/api/bench/payment/${ctx.paymentId}`;
-  const postPath = full ? "/api/v1/payment/confirm" : "/api/bench/payment";
-  report.text(
-    full
-      ? "Mix: GET /api/v1/payment/{id} and POST /api/v1/payment/confirm, alternating on each connection."
-      : "The payment routes are not in this build yet: the floor's GET and POST instead.",
-  );
+  const headers = { authorization: `Bearer ${ctx.merchant.apiKey}` };
+  const getPath = `/api/v1/payment/${ctx.paymentId}`;
+  const postPath = "/api/v1/payment/confirm";
+  report.text("Mix: GET /api/v1/payment/{id} and POST /api/v1/payment/confirm, alternating on each connection.");
   let counter = 0;
   const prefix = `soak-${Date.now().toString(36)}`;
   const mix = (duration: number) => ({
@@ -111,7 +105,7 @@ export async function caseSoak(ctx: BenchContext) {
     `${round(stable, 2)}; 5xx ${result.status5xx}, timeouts ${result.timeouts}, errors ${result.errors}`,
     met,
   );
-  report.data.soak = { ...result, first, last, stable, full, activity, windows, trend, rssBefore, rssAfter, serverUsPerRequest, machineBusyShare };
+  report.data.soak = { ...result, first, last, stable, activity, windows, trend, rssBefore, rssAfter, serverUsPerRequest, machineBusyShare };
 }
 
 /** The slope of the least-squares line through the per-second throughput, as a fraction of the mean per minute. */

@@ -12,10 +12,13 @@ export interface Merchant {
 /** What every case gets: the database, the running servers, a seeded merchant, the report. */
 export interface BenchContext {
   db: { name: string; url: string; sql: postgres.Sql };
+  /** The app (its production build). */
   next: Server;
   bare: Server;
-  /** The same build under run-time options that cut per-request work (lib/env.ts TUNED). */
-  tuned: Server;
+  /** The floor app (bench/floor): the floor's bare SQL in Next.js route handlers. */
+  floor: Server;
+  /** The same floor build under run-time options that cut per-request work (lib/env.ts TUNED). */
+  floorTuned: Server;
   merchant: Merchant;
   /** A payment of `merchant` (case 1 and 2 GETs). */
   paymentId: string;

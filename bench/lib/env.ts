@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -28,9 +28,25 @@ export async function createDatabase(): Promise<{ name: string; url: string; sql
   };
 }
 
+/** The benchmark floor: a Next.js app of its own (bench/floor), built and started beside the real one. */
+export const FLOOR_DIR = path.join(ROOT, "bench", "floor");
+
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+
+/** A checkout's own Next.js when it has one (another checkout), else this one's (the floor app). */
+function nextBinOf(dir: string): string {
+  const own = path.join(dir, "node_modules", "next", "dist", "bin", "next");
+  return existsSync(own) ? own : NEXT_BIN;
+}
+
+/** `next build` of the app and of the floor app. */
 export function nextBuild() {
-  execFileSync("node", ["node_modules/next/dist/bin/next", "build"], {
-    cwd: ROOT,
+  for (const dir of [ROOT, FLOOR_DIR]) buildProject(dir);
+}
+
+function buildProject(dir: string) {
+  execFileSync("node", [NEXT_BIN, "build"], {
+    cwd: dir,
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
@@ -48,37 +64,40 @@ export const TUNED = {
   nodeOptions: "--max-semi-space-size=32",
 };
 
-export function tunedProjectDir(): string {
-  const dir = path.join(ROOT, "bench", "results", "tuned-app");
+export function tunedProjectDir(source = FLOOR_DIR): string {
+  const dir = path.join(ROOT, "bench", "results", `tuned-${path.basename(source)}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const entry of [".next", "node_modules", "package.json", "drizzle"]) symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
+  symlinkSync(path.join(source, ".next"), path.join(dir, ".next"));
+  for (const entry of ["node_modules", "package.json", "drizzle"]) symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
   writeFileSync(path.join(dir, "next.config.mjs"), `export default ${JSON.stringify(TUNED.nextConfig)};\n`);
   return dir;
 }
 
-/** The production build under `next start`, configured for benchmarking (see BENCHMARKS.md). */
+/** A production build under `next start`, configured for benchmarking (see BENCHMARKS.md). */
 export function startNext(options: {
   name: string;
   port: number;
   logFile: string;
   env: Record<string, string | undefined>;
-  /** Run from another project directory (the tuned variant). */
+  /** Run from another project directory (the floor app, a tuned variant, another checkout). */
   cwd?: string;
+  /** A path that answers 200 once it serves (default: the app's /api/v1/health). */
+  readyPath?: string;
 }): Promise<Server> {
   return startServer({
     name: options.name,
     command: "node",
-    args: ["node_modules/next/dist/bin/next", "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    args: [nextBinOf(options.cwd ?? ROOT), "start", "-p", String(options.port), "-H", "127.0.0.1"],
     port: options.port,
     logFile: options.logFile,
     cwd: options.cwd,
+    readyPath: options.readyPath,
     env: {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       AUTH_SECRET,
       LOG_LEVEL: config.logLevel,
-      BENCH_ROUTES: "true",
       // No worker drains deliveries during HTTP runs (case 5 starts its own), and they may point at loopback.
       WEBHOOK_WORKER: "off",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",

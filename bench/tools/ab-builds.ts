@@ -1,18 +1,18 @@
 /**
  * Did a change make a hot path slower? Two production builds of the app (this checkout and another, e.g. a
  * `git worktree` of an earlier commit, each already built with `next build`) served side by side on one fresh
- * database, measured interleaved (A B A B …) on the same requests: the floor GET, GET /payment/{id} and the
- * 20-row list. The VM's speed drifts by tens of percent within minutes here, so only such pairs compare.
+ * database, measured interleaved (A B A B …) on the same requests: GET /payment/{id}, the 20-row list and
+ * POST /payment/confirm (a new externalId and Idempotency-Key each). The VM's speed drifts by tens of percent within minutes here, so only such pairs compare.
  *
  *   node --import tsx bench/tools/ab-builds.ts <other checkout> [rounds=4] [seconds=8]
- *   AB_CASES="floor constant,GET /payment"   (optional: only these cases, by name)
+ *   AB_CASES="GET /payment,POST /payment/confirm"   (optional: only these cases, by name)
  *
  * Prints req/s and server CPU µs per request of each build, per round, and the medians.
  */
 import path from "node:path";
 import { registerMerchant, seedPayments } from "../lib/context";
 import { createDatabase, ROOT, startNext } from "../lib/env";
-import { runLoad } from "../lib/load";
+import { runLoad, type LoadSpec } from "../lib/load";
 import { sleep } from "../lib/proc";
 import { median, round } from "../lib/stats";
 
@@ -22,9 +22,11 @@ const seconds = Number(process.argv[4] ?? 8);
 if (!process.argv[2]) throw new Error("usage: ab-builds.ts <other checkout> [rounds] [seconds]");
 
 const database = await createDatabase();
+// AB_BASE_PORT: the first of the two ports (default 3601), for a machine where those are taken.
+const basePort = Number(process.env.AB_BASE_PORT ?? 3601);
 const builds = [
-  { name: "this", dir: ROOT, port: 3601 },
-  { name: path.basename(other), dir: other, port: 3602 },
+  { name: "this", dir: ROOT, port: basePort },
+  { name: path.basename(other), dir: other, port: basePort + 1 },
 ];
 const servers = [];
 try {
@@ -43,26 +45,37 @@ try {
   await seedPayments(database.sql, merchant.id, 10_000, "ab");
   const [payment] = await database.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} limit 1`;
   const paymentId = payment!.id;
-  const auth = { authorization: `Bearer ${merchant.apiKey}`, "x-bench-merchant": merchant.id };
-  const allCases = [
-    { name: "floor constant", path: "/api/bench/constant" },
-    { name: "floor GET", path: `/api/bench/payment/${paymentId}` },
+  const auth = { authorization: `Bearer ${merchant.apiKey}` };
+  let counter = 0;
+  const confirm: Partial<LoadSpec> = {
+    method: "POST",
+    setupRequest: (request) => {
+      const n = counter++;
+      return {
+        ...request,
+        headers: { ...auth, "content-type": "application/json", "idempotency-key": `ab-${n}` },
+        body: JSON.stringify({ externalId: `ab-${n}`, amount: "19.99", currency: "USD", status: "confirmed" }),
+      };
+    },
+  };
+  const allCases: { name: string; path: string; extra?: Partial<LoadSpec> }[] = [
     { name: "GET /payment/{id}", path: `/api/v1/payment/${paymentId}` },
-    { name: "GET /payment", path: "/api/v1/payment" },
+    { name: "GET /payment", path: "/api/v1/payment?limit=20" },
+    { name: "POST /payment/confirm", path: "/api/v1/payment/confirm", extra: confirm },
   ];
-  // AB_CASES="floor constant,floor GET" picks cases by name; all four by default.
+  // AB_CASES="GET /payment,POST /payment/confirm" picks cases by name; all three by default.
   const picked = process.env.AB_CASES?.split(",").map((name) => name.trim());
   const cases = picked ? allCases.filter(({ name }) => picked.includes(name)) : allCases;
   const results = new Map<string, { rps: number[]; cpu: number[] }>();
-  for (const { name, path: urlPath } of cases) {
+  for (const { name, path: urlPath, extra } of cases) {
     for (const server of servers) {
       // Warm-up: JIT and the prepared statements of each server.
-      await runLoad({ url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: 2, headers: auth }, { servers: {} });
+      await runLoad({ url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: 2, headers: auth, ...extra }, { servers: {} });
     }
     for (let i = 0; i < rounds; i++) {
       for (const server of i % 2 === 0 ? servers : [...servers].reverse()) {
         const result = await runLoad(
-          { url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: seconds, headers: auth },
+          { url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: seconds, headers: auth, ...extra },
           { servers: { server: server.pid } },
         );
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);

@@ -1,7 +1,7 @@
 /**
  * postgres.js under sustained load: `CONCURRENCY` (32) loops of `select 1` on a pool of 10 for `BENCH_SECONDS`
  * (60), printing queries/s and this process's CPU per query every 5 s. With the package as published (3.4.9),
- * CPU per query climbs for as long as the load lasts (porsager/postgres#747; BENCHMARKS.md, Finding 13); with
+ * CPU per query climbs for as long as the load lasts (porsager/postgres#747; docs/decisions.md, "postgres.js 3.4.9 is patched"); with
  * patches/postgres+3.4.9.patch it stays flat. To see the unpatched driver, unpack it somewhere and point at it:
  *
  *   (cd /tmp && npm pack postgres@3.4.9 && tar xzf postgres-3.4.9.tgz)

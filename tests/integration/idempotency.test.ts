@@ -2,7 +2,7 @@ import { and, eq, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { events, idempotencyKeys, payments } from "../../src/server/db/schema";
-import { generateKeyPair } from "../../src/server/keys/fixtures";
+import { generateKeyPair } from "../support/key-fixtures";
 import { handleRoute } from "../../src/server/http/handle";
 import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys } from "../../src/server/http/idempotency";
 import { IDEMPOTENCY_TTL_MS } from "../../src/server/http/idempotency-records";

@@ -5,7 +5,7 @@ import { API_PREFIX } from "../../src/server/http/route";
 import { routes } from "../../src/server/http/routes";
 import { generateOpenApiDocument, type OpenApiDocument } from "../../src/server/openapi/document";
 import { testClient, type TestClient } from "../support/client";
-import { loadRouteFiles, type RouteFile } from "../support/route-files";
+import { importRouteFile, routeFilesOnDisk, type RouteExport } from "../support/route-files";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -13,12 +13,16 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 let runtime: TestRuntime;
 let api: TestClient;
 let document: OpenApiDocument;
-let routeFiles: RouteFile[];
+let routeFiles: string[];
+let catchAll: Record<string, unknown>;
+
+const CATCH_ALL = "[...path]/route.ts";
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
   api = testClient(runtime);
-  routeFiles = await loadRouteFiles();
+  routeFiles = routeFilesOnDisk();
+  catchAll = await importRouteFile(CATCH_ALL);
   const response = await api.get("/openapi.json");
   expect(response.status).toBe(200);
   document = response.body;
@@ -44,56 +48,44 @@ describe("GET /openapi.json", () => {
   });
 });
 
-describe("route files under src/app/api/v1 ↔ declarations ↔ document", () => {
-  it("every route file serves declarations of its own folder's path", () => {
-    for (const file of routeFiles) {
-      if (file.template === null) {
-        expect(file.served, `${file.file} is a catch-all and must serve no declaration`).toEqual([]);
-        continue;
-      }
-      expect(file.served.length, `${file.file} has no route declaration (build it with routeHandlers)`).toBeGreaterThan(0);
-      for (const { method, route } of file.served) {
-        expect(route.method, `${file.file} exports ${method} for ${route.operationId}`).toBe(method);
-        expect(route.path, `${file.file} serves ${route.operationId}, declared for another path`).toBe(file.template);
-        expect(routes, `${route.operationId} (served by ${file.file}) is missing from the registry`).toContain(route);
-      }
+describe("the catch-all route handler ↔ declarations ↔ document", () => {
+  it("src/app/api/v1 holds one route file, the catch-all, exporting every method it answers", () => {
+    expect(routeFiles).toEqual([CATCH_ALL]);
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      expect(typeof catchAll[method], `${CATCH_ALL} exports ${method}`).toBe("function");
     }
   });
 
-  it("the document's operations are exactly the ones the route files serve", () => {
-    const served = routeFiles.flatMap((file) => file.served.map(({ method, route }) => `${method} ${route.path}`));
+  it("the document's operations are exactly the declared routes", () => {
+    const declared = routes.map((route) => `${route.method} ${route.path}`);
     const documented = operations(document).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    expect(served.filter((key, i) => served.indexOf(key) !== i), "served by two files").toEqual([]);
-    expect([...documented].sort()).toEqual([...served].sort());
+    expect(declared.filter((key, i) => declared.indexOf(key) !== i), "declared twice").toEqual([]);
+    expect([...documented].sort()).toEqual([...declared].sort());
   });
 
-  it("every route file answers OPTIONS from its declarations: 204, Allow, x-request-id (a catch-all: 404)", async () => {
-    for (const file of routeFiles) {
-      expect(file.options, `${file.file} exports no OPTIONS: Next.js would answer with its own Allow`).toBeDefined();
-      const path = API_PREFIX + (file.template ?? "/no/such/path").replace(/\{(\w+)\}/g, "sample_$1");
-      const response = await file.options!(new Request("http://localhost" + path, { method: "OPTIONS" }));
-      expect(response.headers.get("x-request-id"), file.file).toMatch(/^req_/);
-      if (file.template === null) {
-        expect(response.status, file.file).toBe(404);
+  it("OPTIONS on every declared path answers from its declarations: 204, Allow, x-request-id (unknown: 404)", async () => {
+    const options = catchAll.OPTIONS as RouteExport;
+    for (const template of [...new Set(routes.map((route) => route.path)), "/no/such/path"]) {
+      const path = API_PREFIX + template.replace(/\{(\w+)\}/g, "sample_$1");
+      const response = await options(new Request("http://localhost" + path, { method: "OPTIONS" }));
+      expect(response.headers.get("x-request-id"), path).toMatch(/^req_/);
+      const declared = routes.filter((route) => route.path === template).map((route) => route.method);
+      if (declared.length === 0) {
+        expect(response.status, path).toBe(404);
         continue;
       }
-      const declared = file.served.map(({ method }) => method);
       const expected = [...declared, ...(declared.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
-      expect(response.status, file.file).toBe(204);
-      expect(response.headers.get("allow"), file.file).toBe(expected);
+      expect(response.status, path).toBe(204);
+      expect(response.headers.get("allow"), path).toBe(expected);
       expect(await response.text()).toBe("");
-      const router = matchRoute(routes, "OPTIONS", path);
-      expect(router.kind === "options" && router.allow, `the test-time router's OPTIONS for ${file.file}`).toBe(expected);
     }
   });
 
-  it("the test-time router finds each served route where Next.js would", () => {
-    for (const file of routeFiles) {
-      for (const { method, route } of file.served) {
-        const concrete = file.template!.replace(/\{(\w+)\}/g, "sample_$1");
-        const match = matchRoute(routes, method, API_PREFIX + concrete);
-        expect(match.kind === "route" && match.route, `${method} ${concrete}`).toBe(route);
-      }
+  it("every declared route is found at its own path, static segments before parameters", () => {
+    for (const route of routes) {
+      const concrete = route.path.replace(/\{(\w+)\}/g, "sample_$1");
+      const match = matchRoute(routes, route.method, API_PREFIX + concrete);
+      expect(match.kind === "route" && match.route, `${route.method} ${concrete}`).toBe(route);
     }
   });
 });

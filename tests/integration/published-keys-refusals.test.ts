@@ -8,7 +8,7 @@ import {
   publicJwk,
   unsupportedCases,
   type RefusalCase,
-} from "../../src/server/keys/fixtures";
+} from "../support/key-fixtures";
 import { KEY_REFUSALS } from "../../src/server/keys/refusal";
 import { testClient, type ApiResponse, type TestClient } from "../support/client";
 import { dumpAllTables } from "../support/dump";

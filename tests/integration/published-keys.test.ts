@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, publishedKeys, webhookDeliveries } from "../../src/server/db/schema";
-import { generateKeyPair, publicJwk, publicPem } from "../../src/server/keys/fixtures";
+import { generateKeyPair, publicJwk, publicPem } from "../support/key-fixtures";
 import { jwkThumbprint } from "../../src/server/keys/thumbprint";
 import { SUPPORTED_KEY_TYPES, type PublicJwk } from "../../src/server/keys/types";
 import { createServiceContext } from "../../src/server/services/create-context";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { merchants } from "../../src/server/db/schema";
-import { generateKeyPair, publicJwk } from "../../src/server/keys/fixtures";
+import { generateKeyPair, publicJwk } from "./key-fixtures";
 import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
 import type { SecurityContext, SecurityFixture } from "./security-suite";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { openApiDocument } from "@/server/openapi/route";
+import { openApiDocument } from "@/server/http/routes";
 import { Inline, Paragraphs } from "./_components/inline";
 import { Example, Operation, resolved, type Components, type OperationObject } from "./_components/operation";
 import { SchemaView, type SchemaNode } from "./_components/schema";
@@ -14,8 +14,8 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
  * The API reference, rendered from the same OpenAPI document `GET /api/v1/openapi.json` serves (itself
  * generated from the route declarations): the page cannot drift from the API.
  */
-export default async function DocsPage() {
-  const document = await openApiDocument();
+export default function DocsPage() {
+  const document = openApiDocument();
   const components = (document.components?.schemas ?? {}) as Components;
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item as Record<string, OperationObject & { tags?: string[] }>)

@@ -1,4 +1,4 @@
-/** The merchant statistics (DESIGN §8, `GET merchant/{id}/stats`). */
+/** The merchant statistics (docs/api-contract.md, "Shapes": `GET merchant/{id}/stats`). */
 export interface Stats {
   from: string;
   to: string;

@@ -1,4 +1,4 @@
-/** The Payment as the dashboard shows it (DESIGN §8; timestamps ISO 8601 UTC strings). */
+/** The Payment as the dashboard shows it (docs/api-contract.md, "Shapes"; timestamps ISO 8601 UTC strings). */
 export interface PaymentView {
   id: string;
   externalId: string;

@@ -2,7 +2,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getEnv } from "@/env";
 import { newId } from "@/lib/ids";
-import { clientIp } from "@/server/http/query";
+import { clientIp } from "@/server/net/client-ip";
 import { getRuntime } from "@/server/runtime";
 import type { Actor } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";

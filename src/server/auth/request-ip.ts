@@ -1,4 +1,4 @@
-import { clientIp } from "@/server/http/query";
+import { clientIp } from "@/server/net/client-ip";
 
 /**
  * The client address of a server action's request, read the way the REST pipeline reads it (clientIp:

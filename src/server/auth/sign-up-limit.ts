@@ -1,5 +1,4 @@
-import { rateLimitsFor } from "@/server/http/rate-limit";
-import { registerMerchantRoute } from "@/server/http/routes/merchants";
+import { rateLimitsFor, REGISTER_LIMIT } from "@/server/http/rate-limit";
 import type { Runtime } from "@/server/runtime";
 
 /**
@@ -7,7 +6,5 @@ import type { Runtime } from "@/server/runtime";
  * counters, in memory or Redis): the form is no way around the API's limit. Throws a 429 RateLimitedError.
  */
 export async function consumeSignUpAttempt(runtime: Runtime, address: string): Promise<void> {
-  const policy = registerMerchantRoute.rateLimit;
-  if (!policy) return;
-  await rateLimitsFor(runtime).consume([{ policy, subject: address }]);
+  await rateLimitsFor(runtime).consume([{ policy: REGISTER_LIMIT, subject: address }]);
 }

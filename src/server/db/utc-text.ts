@@ -5,7 +5,7 @@
  *
  * Why not `to_char` or a `Date`: for a page of payments, `to_char(…)` on six columns of 21 rows cost PostgreSQL
  * more than reading the rows, and the driver's `new Date(text)` for each cost the server more than the rest of
- * the mapping (BENCHMARKS.md, Finding 14). The text is the `ISO` DateStyle's, which the server connections pin
+ * the mapping (docs/decisions.md, "The two payment reads are hand-written SQL"). The text is the `ISO` DateStyle's, which the server connections pin
  * (db/open.ts) and PGlite has by default; anything else fails loudly here rather than render a wrong time.
  */
 

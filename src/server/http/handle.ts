@@ -1,18 +1,18 @@
-import type { z } from "zod";
 import { newId } from "@/lib/ids";
 import { unredacted } from "@/server/log";
 import type { Runtime } from "@/server/runtime";
 import type { Executor } from "@/server/db/types";
-import { inTransaction, type Actor } from "@/server/services/context";
+import { inTransaction, type Actor, type ServiceContext } from "@/server/services/context";
 import { createServiceContext } from "@/server/services/create-context";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
-import { fieldErrorsFromZod, isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
+import { isServiceError, ServiceError } from "@/server/services/errors";
+import { validateInput } from "@/server/services/validate";
 import { authenticateApiKey } from "./authenticate";
 import { ClientClosedRequestError, readJsonBody, streamedBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
-import { guardInput } from "./input-guard";
 import { problemBody, problemResponse } from "./problem";
-import { clientIp, queryObject } from "./query";
+import { clientIp } from "@/server/net/client-ip";
+import { queryObject } from "./query";
 import { bodyRateLimitChecks, ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
 import type { AnyRoute, Reply } from "./route";
 
@@ -36,13 +36,13 @@ export async function handleRoute(
   let limitHeaders: Record<string, string> = {};
   let response: Response;
   try {
-    if (route.auth === "api_key") actor = await authenticate(runtime, limits, request, ip);
+    if (route.auth === "api_key") actor = await authenticate(createServiceContext(runtime, actor, requestId), limits, request, ip);
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
     const ctx = createServiceContext(runtime, actor, requestId);
-    const params = parseInput("params", route.params, rawParams);
-    const query = route.query ? parseInput("query", route.query, queryObject(new URL(request.url))) : undefined;
+    const params = route.params ? validateInput(route.params, rawParams, "params") : undefined;
+    const query = route.query ? validateInput(route.query, queryObject(new URL(request.url)), "query") : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
-    const body = route.body ? parseInput("body", route.body, rawBody) : undefined;
+    const body = route.body ? validateInput(route.body, rawBody, "body") : undefined;
     const stream = route.streamedBody ? streamedBody(request, route.streamedBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
     const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream });
@@ -76,24 +76,15 @@ export async function handleRoute(
 }
 
 /** Failed authentications count against the caller's IP, so guessing keys is throttled like a public route. */
-async function authenticate(runtime: Runtime, limits: RateLimits, request: Request, ip: string) {
+async function authenticate(anonymous: ServiceContext, limits: RateLimits, request: Request, ip: string) {
   try {
-    return await authenticateApiKey(runtime, request);
+    return await authenticateApiKey(anonymous, request);
   } catch (error) {
     if (isServiceError(error) && error.status === 401) {
-      await limits.consume([{ policy: ipPolicy(runtime.env.RATE_LIMIT_PER_IP), subject: ip }]);
+      await limits.consume([{ policy: ipPolicy(anonymous.env.RATE_LIMIT_PER_IP), subject: ip }]);
     }
     throw error;
   }
-}
-
-function parseInput(where: string, schema: z.ZodType | undefined, value: unknown): never {
-  if (!schema) return undefined as never;
-  const refused = guardInput(where, value);
-  if (refused.length > 0) throw new ValidationError(refused);
-  const result = schema.safeParse(value);
-  if (!result.success) throw new ValidationError(fieldErrorsFromZod(where, result.error.issues));
-  return result.data as never;
 }
 
 /** A handler's reply as JSON; the rate-limit fields go in with the rest (setting them afterwards costs more). */

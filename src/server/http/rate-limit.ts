@@ -47,6 +47,12 @@ export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
  */
 export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 };
 
+/**
+ * Merchant sign-ups, `POST /merchant/register` and the dashboard's form alike (one name: one budget): cheap to
+ * script and each costs an argon2 hash; 10 an hour per IP is plenty for people.
+ */
+export const REGISTER_LIMIT: RateLimitPolicy = { name: "register", by: "ip", limit: 10, windowSeconds: 3600 };
+
 /** The default per-IP policy of unauthenticated routes and of failed authentications. */
 export function ipPolicy(perSecond: number): RateLimitPolicy {
   return perSecondPolicy("ip", "ip", perSecond);

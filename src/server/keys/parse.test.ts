@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { generateKeyPair, privateMaterialCases, publicJwk, publicPem, unsupportedCases, type RefusalCase } from "./fixtures";
+import { generateKeyPair, privateMaterialCases, publicJwk, publicPem, unsupportedCases, type RefusalCase } from "../../../tests/support/key-fixtures";
 import { assertUseAllowed, MAX_KEY_BYTES, parseSubmittedKey } from "./parse";
 import { KEY_REFUSALS, KeyRefusal } from "./refusal";
 import { jwkThumbprint } from "./thumbprint";

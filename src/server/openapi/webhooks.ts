@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { eventTypes, type EventType } from "@/server/db/schema";
+import { eventTypes, type EventType } from "@/lib/event-types";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
 import { invoiceSchema } from "@/server/services/invoices/schemas";
 import { paymentSchema } from "@/server/services/payments/schemas";
@@ -16,7 +16,7 @@ import {
   EXAMPLE_UNIX_TIME,
 } from "./examples";
 
-/** The three Standard Webhooks headers every delivery carries (DESIGN §5). */
+/** The three Standard Webhooks headers every delivery carries (docs/webhooks.md, "What we send"). */
 export const webhookHeadersSchema = z.object({
   "webhook-id": z
     .string()

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { storable } from "@/lib/storable-text";
 
 const NUMBER_MESSAGE =
   `must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}: ` +
@@ -9,11 +8,10 @@ const NUMBER_MESSAGE =
  * Why a free-form JSON value would not come back exactly as sent, one issue per place (path relative to
  * the value). JSON.parse has already turned `1e400` into Infinity (stored as null) and rounded integers
  * past 2^53 − 1, so such numbers are refused rather than kept changed; a `__proto__` key is refused
- * because parsers and object spreads drop it or turn it into the object's prototype; strings and keys
- * must be storable in jsonb.
+ * because parsers and object spreads drop it or turn it into the object's prototype. (Strings and keys
+ * PostgreSQL cannot store are refused before any schema runs: input-guard.ts.)
  */
 export function inexactJsonIssues(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; message: string }[] {
-  if (typeof value === "string") return storable(value) ? [] : [{ path, message: "must not contain NUL or unpaired surrogates" }];
   if (typeof value === "number") {
     return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? [] : [{ path, message: NUMBER_MESSAGE }];
   }
@@ -21,7 +19,6 @@ export function inexactJsonIssues(value: unknown, path: (string | number)[] = []
   if (!value || typeof value !== "object") return [];
   return Object.entries(value).flatMap(([key, item]) => {
     if (key === "__proto__") return [{ path: [...path, key], message: "a key named __proto__ is not accepted" }];
-    if (!storable(key)) return [{ path: [...path, key], message: "keys must not contain NUL or unpaired surrogates" }];
     return inexactJsonIssues(item, [...path, key]);
   });
 }

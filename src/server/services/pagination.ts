@@ -23,7 +23,7 @@ export const pageQuery = {
   cursor: z.string().min(1).max(512).optional(),
 };
 
-/** Every list answers `{data, hasMore, nextCursor}` (DESIGN §8). */
+/** Every list answers `{data, hasMore, nextCursor}` (docs/api-contract.md, "Conventions"). */
 export function listSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 }

@@ -4,7 +4,7 @@ import { newId } from "@/lib/ids";
 import type { SessionUser } from "@/server/auth/session";
 import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
-import { guardInput } from "@/server/http/input-guard";
+import { guardInput } from "@/server/services/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/http/rate-limit";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { isServiceError, ValidationError } from "@/server/services/errors";

@@ -275,7 +275,7 @@ const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEO
 const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NODATA", "EAI_NONAME"]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH$)/;
 
-/** Maps a network failure to the error classes of DESIGN §5. */
+/** Maps a network failure to the error classes of docs/webhooks.md, "Delivery, retries and failure". */
 export function classifyError(error: unknown, signal?: AbortSignal): ErrorClass {
   if (signal?.aborted) return "timeout";
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {

@@ -1,7 +1,7 @@
 import type { EventRow } from "@/server/db/schema";
 
 /**
- * The webhook body: `{type, timestamp, data}` (DESIGN §5). Built from the stored event alone, so every retry
+ * The webhook body: `{type, timestamp, data}` (docs/webhooks.md, "What we send"). Built from the stored event alone, so every retry
  * sends byte-for-byte the same body; only `webhook-timestamp` (and so the signature) changes per attempt.
  */
 export function webhookBody(event: Pick<EventRow, "type" | "createdAt" | "data">): string {

@@ -32,7 +32,7 @@ export function nextRetryDelay({ schedule, attemptsMade, retryAfterMs, random = 
   return Math.min(Math.max(retryAfterMs, jittered), 2 * jittered);
 }
 
-/** Statuses whose `Retry-After` is honoured (DESIGN §5). */
+/** Statuses whose `Retry-After` is honoured (docs/webhooks.md, "Delivery, retries and failure"). */
 export function honoursRetryAfter(status: number | null | undefined): boolean {
   return status === 429 || status === 503;
 }

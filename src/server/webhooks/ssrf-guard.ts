@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * SSRF guard for webhook target URLs (DESIGN §5). A merchant chooses the URL our servers POST to, so without
+ * SSRF guard for webhook target URLs (docs/webhooks.md, "Which URLs we call"). A merchant chooses the URL our servers POST to, so without
  * this check a merchant could make us call our own loopback, the cloud metadata service (169.254.169.254) or
  * anything on the private network. The guard resolves the host itself and returns the checked addresses:
  * the sender connects to those and nothing else, so a DNS answer that changes between check and connect

@@ -1,21 +1,9 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { eventTypes } from "../../../lib/event-types";
 import { createdAt } from "./columns";
 import { merchants } from "./merchants";
 
-export const eventTypes = [
-  "payment.pending",
-  "payment.confirmed",
-  "payment.failed",
-  "keys.published",
-  "webhook.test",
-  "invoice.created",
-  "invoice.payment_received",
-  "invoice.processing",
-  "invoice.paid",
-  "invoice.expired",
-  "invoice.voided",
-] as const;
-export type EventType = (typeof eventTypes)[number];
+export { eventTypes, type EventType } from "../../../lib/event-types";
 
 /** Immutable record of something that happened; written in the same transaction as the change. */
 export const events = pgTable(

@@ -1,18 +1,22 @@
+import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
+import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
 import { webhookRoutes } from "./webhooks";
-import { openApiRoute } from "@/server/openapi/route";
 
-/** Every REST route. The OpenAPI document, the security suite and the contract tests all read this list. */
+/**
+ * Every REST route: the catch-all route handler under src/app/api/v1 answers from this list, and the OpenAPI
+ * document, the security suite and the contract tests read it. A route exists once it is declared here.
+ */
 export const routes: readonly AnyRoute[] = [
   health,
   healthReady,
-  openApiRoute,
+  openApiRoute(() => openApiDocument()),
   ...merchantRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,
@@ -20,3 +24,11 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...reconciliationRoutes,
 ];
+
+let document: OpenApiDocument | undefined;
+
+/** The document of every route, built once per process (it only changes with the code); /docs renders it. */
+export function openApiDocument(): OpenApiDocument {
+  document ??= generateOpenApiDocument(routes);
+  return document;
+}

@@ -10,6 +10,7 @@ import {
 import { updateMerchant } from "@/server/services/merchants/update";
 import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
+import { REGISTER_LIMIT } from "../rate-limit";
 
 const merchantParams = z.object({ id: z.string().max(64).describe("The merchant id (`mer_…`): your own.") });
 
@@ -24,8 +25,7 @@ export const registerMerchantRoute = defineRoute({
     "The API key is shown only in this response: store it now. Limited to 10 an hour per client IP.",
   tags: ["Merchants"],
   auth: "none",
-  // Sign-ups are cheap to script and each costs an argon2 hash: 10 an hour per IP is plenty for people.
-  rateLimit: { name: "register", by: "ip", limit: 10, windowSeconds: 3600 },
+  rateLimit: REGISTER_LIMIT,
   body: registerMerchantInput,
   bodyExample: {
     name: "Acme Coffee",

@@ -5,14 +5,14 @@ import { apiKeyDigest, apiKeyHint, generateApiKey } from "@/server/auth/api-key-
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKeyInput, MAX_ACTIVE_API_KEYS, toApiKey, type CreateApiKeyInput } from "./schemas";
 
 /** Creates an API key for the context's merchant; the plaintext `key` is returned this once only. */
 export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input: CreateApiKeyInput }) {
   const merchantId = requireMerchantWriter(ctx);
-  const data = parseInput(createApiKeyInput, input);
+  const data = validateInput(createApiKeyInput, input);
   return withTransaction(ctx.db, async (tx) => {
     // Lock the merchant row: concurrent creates queue up here, so the cap below holds.
     await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for("update");

@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { apiKeys } from "@/server/db/schema";
 import { isId } from "@/lib/ids";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { listApiKeysInput, toApiKey, type ListApiKeysInput } from "./schemas";
 
@@ -12,7 +12,7 @@ import { listApiKeysInput, toApiKey, type ListApiKeysInput } from "./schemas";
  */
 export async function listApiKeys({ ctx, input }: { ctx: ServiceContext; input: ListApiKeysInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { limit, cursor } = parseInput(listApiKeysInput, input);
+  const { limit, cursor } = validateInput(listApiKeysInput, input);
   if (cursor !== undefined && !isId("apiKey", cursor)) {
     throw new ServiceError("invalid_cursor", "The cursor is not one this list returned.");
   }

@@ -4,7 +4,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { verifiedKeys } from "@/server/auth/verified-key-cache";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { apiKeyIdInput, toApiKey } from "./schemas";
 import { getApiKeyForMerchant } from "./get";
 
@@ -14,7 +14,7 @@ import { getApiKeyForMerchant } from "./get";
  */
 export async function revokeApiKey({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantWriter(ctx);
-  const { id } = parseInput(apiKeyIdInput, input);
+  const { id } = validateInput(apiKeyIdInput, input);
   const now = ctx.now();
   const row = await withTransaction(ctx.db, async (tx) => {
     const [revoked] = await tx

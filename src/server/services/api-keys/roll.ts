@@ -4,7 +4,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { verifiedKeys } from "@/server/auth/verified-key-cache";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKey } from "./create";
 import { getApiKeyForMerchant } from "./get";
@@ -17,7 +17,7 @@ import { rollApiKeyInput, toApiKey, type RollApiKeyInput } from "./schemas";
  */
 export async function rollApiKey({ ctx, input }: { ctx: ServiceContext; input: RollApiKeyInput }) {
   const merchantId = requireMerchantWriter(ctx);
-  const { id, overlapSeconds } = parseInput(rollApiKeyInput, input);
+  const { id, overlapSeconds } = validateInput(rollApiKeyInput, input);
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + overlapSeconds * 1000);
   const result = await withTransaction(ctx.db, async (tx) => {

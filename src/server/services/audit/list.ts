@@ -4,7 +4,7 @@ import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
 import { auditLog, type AuditLogRow } from "@/server/db/schema";
 import { requireStaff, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, pageQuery, toPage } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 
 export const listAuditLogInput = z.strictObject({
   ...pageQuery,
@@ -23,7 +23,7 @@ export type AuditEntryView = AuditLogRow;
  */
 export async function listAuditLog({ ctx, input }: { ctx: ServiceContext; input: ListAuditLogInput }) {
   const staff = requireStaff(ctx);
-  const query = parseInput(listAuditLogInput, input);
+  const query = validateInput(listAuditLogInput, input);
   // Cursors are bound to the staff member's view of the log and its filters' list.
   const scope = `audit:${staff.userId}`;
   const position = decodeCursor(ctx, scope, query.cursor);

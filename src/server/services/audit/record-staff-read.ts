@@ -21,7 +21,7 @@ export const STAFF_READ_ACTIONS = {
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 
 /**
- * Audits support staff reading one merchant's data (DESIGN.md §1: every staff action is logged), without
+ * Audits support staff reading one merchant's data (docs/api-contract.md, "Who uses it": every staff action is logged), without
  * flooding the log as the dashboard refetches and pages: at most one row per staff user, merchant, view and
  * target (the merchant, or one delivery) within STAFF_READ_AUDIT_WINDOW_MS. Does nothing for any other
  * actor: a merchant reading its own data is no staff action. docs/dashboard.md, "Staff console".

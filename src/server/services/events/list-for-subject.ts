@@ -4,7 +4,7 @@ import { isId } from "@/lib/ids";
 import { events, invoices, payments, webhookDeliveries } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 
 export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min(1).max(100) });
 
@@ -15,7 +15,7 @@ export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min
  */
 export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
   const merchantId = requireMerchantId(ctx);
-  const { subjectId } = parseInput(listSubjectEventsInput, input);
+  const { subjectId } = validateInput(listSubjectEventsInput, input);
   // Payments and invoices have histories; the id's prefix says which table scopes it to the merchant.
   const subject = isId("payment", subjectId) ? payments : isId("invoice", subjectId) ? invoices : undefined;
   if (!subject) throw new NotFoundError("payment");

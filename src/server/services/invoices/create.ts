@@ -6,7 +6,7 @@ import { invoices } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { emitInvoiceEvent } from "./emit";
 import { createInvoiceInput, toInvoice, type CreateInvoiceInput, type Invoice } from "./schemas";
 
@@ -17,7 +17,7 @@ import { createInvoiceInput, toInvoice, type CreateInvoiceInput, type Invoice } 
  */
 export async function createInvoice({ ctx, input }: { ctx: ServiceContext; input: CreateInvoiceInput }): Promise<Invoice> {
   const merchantId = requireMerchantWriter(ctx);
-  const data = parseInput(createInvoiceInput, input, "body");
+  const data = validateInput(createInvoiceInput, input, "body");
   const checked = canonicalAmount(data.amount, currencyExponent(data.currency) ?? 0);
   if (!checked.ok) throw new ValidationError([{ path: "body.amount", message: checked.message }]);
   const now = ctx.now();

@@ -4,7 +4,7 @@ import { isId } from "@/lib/ids";
 import { invoices, merchants } from "@/server/db/schema";
 import type { ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { invoiceIdInput, invoiceSchema, toInvoice } from "./schemas";
 import { effectiveInvoice } from "./status";
 
@@ -40,7 +40,7 @@ export type Checkout = z.infer<typeof checkoutSchema>;
  * (src/lib/ids.ts draws 80 random bits per invoice id). Unknown and malformed ids are one 404.
  */
 export async function getCheckout({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<Checkout> {
-  const { id } = parseInput(invoiceIdInput, input, "params");
+  const { id } = validateInput(invoiceIdInput, input, "params");
   if (!isId("invoice", id)) throw new NotFoundError("invoice");
   const [found] = await ctx.db
     .select({ invoice: invoices, merchantName: merchants.name, paymentInstructions: merchants.paymentInstructions })

@@ -3,7 +3,7 @@ import { payments } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { toPayment } from "../payments/schemas";
 import { findInvoice } from "./fetch";
 import { invoiceIdInput, toInvoice, type InvoiceWithPayments } from "./schemas";
@@ -12,7 +12,7 @@ import { effectiveInvoice } from "./status";
 /** One of the merchant's invoices with its attached payments; another merchant's id answers 404. */
 export async function getInvoice({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<InvoiceWithPayments> {
   const merchantId = requireMerchantId(ctx);
-  const { id } = parseInput(invoiceIdInput, input, "params");
+  const { id } = validateInput(invoiceIdInput, input, "params");
   const row = await findInvoice(ctx.db, merchantId, id);
   if (!row) throw new NotFoundError("invoice");
   await recordStaffRead({ ctx, input: { view: "invoice", target: { type: "invoice", id: row.id } } });

@@ -4,7 +4,7 @@ import { invoices, type InvoiceStatus } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { listInvoicesInput, toInvoice, type Invoice, type ListInvoicesInput } from "./schemas";
 import { effectiveInvoice } from "./status";
 
@@ -20,7 +20,7 @@ function statusCondition(status: InvoiceStatus, now: Date): SQL | undefined {
 /** The merchant's invoices, newest first, keyset-paginated on (created_at, id) with the shared signed cursors. */
 export async function listInvoices({ ctx, input }: { ctx: ServiceContext; input: ListInvoicesInput }): Promise<Page<Invoice>> {
   const merchantId = requireMerchantId(ctx);
-  const query = parseInput(listInvoicesInput, input, "query");
+  const query = validateInput(listInvoicesInput, input, "query");
   const scope = `invoices:${merchantId}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "invoices" } });

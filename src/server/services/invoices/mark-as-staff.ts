@@ -1,6 +1,6 @@
 import { requireMerchantId, requireStaff, type ServiceContext } from "../context";
 import { recordAudit } from "../audit/record";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { changeInvoiceStatus, type ManualChange } from "./change-status";
 import { staffInvoiceActionInput, toInvoice, type Invoice } from "./schemas";
 
@@ -18,7 +18,7 @@ export async function markInvoiceAsStaff({
 }): Promise<Invoice> {
   requireStaff(ctx);
   const merchantId = requireMerchantId(ctx);
-  const { invoiceId, reason } = parseInput(staffInvoiceActionInput.omit({ merchantId: true }), { invoiceId: input.invoiceId, reason: input.reason });
+  const { invoiceId, reason } = validateInput(staffInvoiceActionInput.omit({ merchantId: true }), { invoiceId: input.invoiceId, reason: input.reason });
   const row = await changeInvoiceStatus(ctx, merchantId, invoiceId, { to: input.to, statusDetail: "marked" }, (txCtx, before) =>
     recordAudit({
       ctx: txCtx,

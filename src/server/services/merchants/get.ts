@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { merchants, type MerchantRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { NotFoundError } from "../errors";
 import { merchantIdInput, toMerchant } from "./schemas";
 
@@ -12,7 +12,7 @@ import { merchantIdInput, toMerchant } from "./schemas";
  */
 export async function getMerchant({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantId(ctx);
-  const { id } = parseInput(merchantIdInput, input);
+  const { id } = validateInput(merchantIdInput, input);
   if (id !== merchantId) throw new NotFoundError("merchant");
   return toMerchant(await getMerchantRow(ctx.db, merchantId));
 }

@@ -5,7 +5,7 @@ import { hashPassword } from "@/server/auth/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKey } from "../api-keys/create";
 import { createWebhookSecret } from "../webhook-secrets/create";
@@ -17,7 +17,7 @@ import { assertUsableWebhookUrl } from "./webhook-url";
  * transaction. The key and the secret are returned in plaintext this once.
  */
 export async function registerMerchant({ ctx, input }: { ctx: ServiceContext; input: RegisterMerchantInput }) {
-  const data = parseInput(registerMerchantInput, input);
+  const data = validateInput(registerMerchantInput, input);
   if (data.webhookUrl) await assertUsableWebhookUrl(ctx, data.webhookUrl);
   // Hash outside the transaction: argon2 is deliberately slow and must not hold a connection.
   const passwordHash = await hashPassword(data.password);

@@ -46,7 +46,7 @@ export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
 
 export const merchantIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
-/** The Merchant as clients see it (DESIGN §8). */
+/** The Merchant as clients see it (docs/api-contract.md, "Shapes"). */
 export const merchantSchema = z.object({
   id: z.string(),
   name: z.string(),

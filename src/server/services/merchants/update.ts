@@ -3,7 +3,7 @@ import { merchants } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { NotFoundError } from "../errors";
 import { getMerchantRow } from "./get";
 import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantInput } from "./schemas";
@@ -25,8 +25,8 @@ export async function updateMerchant({
 }) {
   const merchantId = requireMerchantWriter(ctx);
   const { id, ...fields } = input;
-  if (parseInput(merchantIdInput, { id }).id !== merchantId) throw new NotFoundError("merchant");
-  const data = parseInput(updateMerchantInput, fields);
+  if (validateInput(merchantIdInput, { id }).id !== merchantId) throw new NotFoundError("merchant");
+  const data = validateInput(updateMerchantInput, fields);
   // Outside the transaction: the SSRF guard may resolve DNS, which must not hold a connection.
   if (data.webhookUrl) await assertUsableWebhookUrl(ctx, data.webhookUrl);
 

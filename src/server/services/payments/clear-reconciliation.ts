@@ -1,5 +1,5 @@
 import { requireReconciler, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { changeReconciliation } from "./change-reconciliation";
 import { clearReconciliationInput, type StaffPayment } from "./schemas";
 
@@ -12,7 +12,7 @@ export async function clearPaymentReconciliation({
   input: { paymentId: string };
 }): Promise<StaffPayment> {
   const reconciler = requireReconciler(ctx);
-  const { paymentId } = parseInput(clearReconciliationInput, input);
+  const { paymentId } = validateInput(clearReconciliationInput, input);
   return changeReconciliation(ctx, reconciler, paymentId, (row) => ({
     columns: { reconciledAt: null, reconciledBy: null, reconciliationNote: null },
     audit: {

@@ -10,7 +10,7 @@ import { inTransaction, requireMerchantId, type ServiceContext } from "../contex
 import { ServiceError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { attachPaymentToInvoice, namesInvoice } from "../invoices/attach-payment";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { confirmPaymentInput, toPayment, type ConfirmPaymentInput, type Payment } from "./schemas";
 
 /** Merchants' clocks drift: an occurredAt this far ahead of ours still counts as "now". */
@@ -26,7 +26,7 @@ function canonicalAmountOf(amount: string, currency: string): string {
 }
 
 /**
- * Records or confirms a payment, keyed by the merchant's `externalId` (DESIGN §4):
+ * Records or confirms a payment, keyed by the merchant's `externalId` (docs/api-contract.md, "Endpoints"):
  * new → created (+ event); pending → confirmed|failed → updated (+ event); same status → unchanged;
  * anything else → 409 invalid_transition; other amount or currency → 409 payment_conflict. An `invoiceId`
  * starting with `inv_` attaches the payment to that invoice in the same transaction (invoices/attach-payment.ts,
@@ -44,7 +44,7 @@ export async function confirmPayment({
   input: ConfirmPaymentInput;
 }): Promise<{ payment: Payment; created: boolean }> {
   const merchantId = requireMerchantId(ctx);
-  const parsed = parseInput(confirmPaymentInput, input, "body");
+  const parsed = validateInput(confirmPaymentInput, input, "body");
   // Padded to the currency's decimals: "10" and "10.00" USD are one amount, compared as equal strings.
   const data = { ...parsed, amount: canonicalAmountOf(parsed.amount, parsed.currency) };
   const now = ctx.now();

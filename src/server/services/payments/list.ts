@@ -2,7 +2,7 @@ import { queryRows, type RawParam } from "@/server/db/raw";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { pagePosition, pageSql, paymentFromTextRow, type PaymentTextRow } from "./payment-text-row";
 import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
 
@@ -12,7 +12,7 @@ import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schem
  */
 export async function listPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<Page<Payment>> {
   const merchantId = requireMerchantId(ctx);
-  const query = parseInput(listPaymentsInput, input, "query");
+  const query = validateInput(listPaymentsInput, input, "query");
   // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
   const scope = `payments:${merchantId}`;
   const position = decodeCursor(ctx, scope, query.cursor);

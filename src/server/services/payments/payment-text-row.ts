@@ -3,8 +3,8 @@ import { isoMicrosFromUtcText, isoMillisFromUtcText } from "@/server/db/utc-text
 import { renderPayment, type Payment, type PaymentColumns } from "./schemas";
 
 /**
- * Payments read for GET /payment and GET /payment/{id} in hand-written SQL, for cheap rendering (BENCHMARKS.md,
- * Finding 14):
+ * Payments read for GET /payment and GET /payment/{id} in hand-written SQL, for cheap rendering
+ * (docs/decisions.md, "The two payment reads are hand-written SQL"):
  * - timestamps as PostgreSQL's UTC text, sliced into ISO strings (db/utc-text.ts): no `to_char`, no `Date`s;
  * - the amount as text (numeric would become a JSON number and lose digits);
  * - columns named as the row type's fields, so rows need no per-column mapping (drizzle's cost more CPU

@@ -1,5 +1,5 @@
 import { requireReconciler, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { changeReconciliation } from "./change-reconciliation";
 import { reconcilePaymentInput, type StaffPayment } from "./schemas";
 
@@ -15,7 +15,7 @@ export async function markPaymentReconciled({
   input: { paymentId: string; note: string };
 }): Promise<StaffPayment> {
   const reconciler = requireReconciler(ctx);
-  const { paymentId, note } = parseInput(reconcilePaymentInput, input);
+  const { paymentId, note } = validateInput(reconcilePaymentInput, input);
   const now = ctx.now();
   return changeReconciliation(ctx, reconciler, paymentId, (row) => ({
     columns: { reconciledAt: now, reconciledBy: reconciler.userId, reconciliationNote: note },

@@ -3,14 +3,14 @@ import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input"
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
-import { storable } from "@/lib/storable-text";
 import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
 
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
 
-export const text = (max: number) => z.string().min(1).max(max).refine(storable, "must not contain NUL or unpaired surrogates");
+// Strings PostgreSQL cannot store are refused before any schema runs (services/input-guard.ts).
+export const text = (max: number) => z.string().min(1).max(max);
 
 // `.toUpperCase()` is an in-place overwrite in zod 4, not a transform: the schema stays plain for OpenAPI.
 export const currencyCode = z
@@ -18,7 +18,7 @@ export const currencyCode = z
   .toUpperCase()
   .regex(/^[A-Z0-9]{2,10}$/, "must be an ISO 4217 code or an asset symbol such as BTC");
 
-// Screened as sent (exactJson): numbers JSON cannot carry exactly, `__proto__` keys and unstorable strings
+// Screened as sent (exactJson): numbers JSON cannot carry exactly and `__proto__` keys
 // are a 400 naming the place, never stored changed or silently dropped.
 export const metadata = exactJson(
   z
@@ -64,7 +64,7 @@ export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
 const timestamp = z.iso.datetime();
 
-/** The Payment as clients see it (DESIGN §8); timestamps are ISO 8601 UTC strings. */
+/** The Payment as clients see it (docs/api-contract.md, "Shapes"); timestamps are ISO 8601 UTC strings. */
 export const paymentSchema = z.object({
   id: z.string(),
   externalId: z.string(),

@@ -2,7 +2,7 @@ import { desc, eq, or } from "drizzle-orm";
 import { payments } from "@/server/db/schema";
 import { recordAudit } from "../audit/record";
 import { requireStaff, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { searchPaymentsInput, toStaffPayment, type StaffPayment } from "./schemas";
 
 /**
@@ -17,7 +17,7 @@ export async function searchPayments({
   input: { query: string; limit?: number };
 }): Promise<{ data: StaffPayment[] }> {
   requireStaff(ctx);
-  const { query, limit } = parseInput(searchPaymentsInput, input);
+  const { query, limit } = validateInput(searchPaymentsInput, input);
   const rows = await ctx.db
     .select()
     .from(payments)

@@ -4,7 +4,7 @@ import { payments, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError, ValidationError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, paymentStatsInput, type PaymentStats, type PaymentStatsInput } from "./schemas";
 
 const DAY_MS = 86_400_000;
@@ -27,7 +27,7 @@ export async function getPaymentStats({
   const merchantId = requireMerchantId(ctx);
   // A path id naming another merchant answers like an unknown one.
   if (input.merchantId !== undefined && input.merchantId !== merchantId) throw new NotFoundError("merchant");
-  const { from, to, days, start, end } = statsWindow(parseInput(paymentStatsInput, { from: input.from, to: input.to }, "query"), ctx.now());
+  const { from, to, days, start, end } = statsWindow(validateInput(paymentStatsInput, { from: input.from, to: input.to }, "query"), ctx.now());
   await recordStaffRead({ ctx, input: { view: "paymentStats" } });
 
   // Group on date_trunc (cheap per row) and format only the grouped value (once per group).

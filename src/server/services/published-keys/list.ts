@@ -3,7 +3,7 @@ import { z } from "zod";
 import { publishedKeys } from "@/server/db/schema";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { listPublishedKeysInput, toPublishedKey, type ListPublishedKeysInput } from "./schemas";
 
 const cursorSchema = z.tuple([z.iso.datetime(), z.string().max(64)]);
@@ -14,7 +14,7 @@ const cursorSchema = z.tuple([z.iso.datetime(), z.string().max(64)]);
  */
 export async function listPublishedKeys({ ctx, input }: { ctx: ServiceContext; input: ListPublishedKeysInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { limit, cursor, status } = parseInput(listPublishedKeysInput, input, "query");
+  const { limit, cursor, status } = validateInput(listPublishedKeysInput, input, "query");
   const conditions: SQL[] = [eq(publishedKeys.merchantId, merchantId)];
   if (status) conditions.push(eq(publishedKeys.status, status));
   if (cursor) {

@@ -3,7 +3,7 @@ import { ServiceError } from "../errors";
 
 /**
  * Publishing and revoking change what the world trusts as the merchant's keys: only the merchant (API key or
- * dashboard login) or the system may do it. Support staff see a merchant read-only (DESIGN §1).
+ * dashboard login) or the system may do it. Support staff see a merchant read-only (docs/api-contract.md, "Who uses it").
  */
 export function requireKeyOwner(ctx: ServiceContext): string {
   if (ctx.actor.type === "staff") throw new ServiceError("forbidden", "Support staff cannot change a merchant's published keys.");

@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { inTransaction, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { emitEvent } from "../events/emit";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { readCandidates } from "./candidates";
 import { requireKeyOwner } from "./owner";
 import { MAX_ACTIVE_KEYS, MAX_KEYS_PER_REQUEST, publishKeysInput, toPublishedKey, type PublishKeysInput } from "./schemas";
@@ -19,7 +19,7 @@ import { MAX_ACTIVE_KEYS, MAX_KEYS_PER_REQUEST, publishKeysInput, toPublishedKey
  */
 export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: PublishKeysInput }) {
   const merchantId = requireKeyOwner(ctx);
-  const data = parseInput(publishKeysInput, input, "body");
+  const data = validateInput(publishKeysInput, input, "body");
   if (data.keys.length > MAX_KEYS_PER_REQUEST) {
     throw new ServiceError("too_many_keys", `Publish at most ${MAX_KEYS_PER_REQUEST} keys per request.`);
   }

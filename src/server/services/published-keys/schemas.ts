@@ -60,7 +60,7 @@ export const publicJwkSchema = z
   })
   .describe("A public JWK: OKP {crv, x}, EC {crv, x, y} or RSA {n, e}.");
 
-/** DESIGN §8 `PublishedKey`, plus `revokedAt`. */
+/** `PublishedKey` (docs/api-contract.md, "Shapes"), plus `revokedAt`. */
 export const publishedKeySchema = z.object({
   id: z.string(),
   kid: z.string(),

@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { reconciliations } from "@/server/db/schema";
 import { getMerchantRow } from "../merchants/get";
 import { actorId, requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { finishReconciliation } from "./finish";
 import { getReconciliation } from "./get";
 import { insertLines } from "./insert-lines";
@@ -30,8 +30,8 @@ export async function createReconciliation({
   const merchantId = requireMerchantId(ctx);
   // Staff name the merchant: an unknown one is 404 here, not a foreign-key failure mid-file.
   await getMerchantRow(ctx.db, merchantId);
-  const window = parseInput(reconciliationWindowInput, input.window ?? {}, "query");
-  const mapping = input.mapping === undefined ? undefined : parseInput(columnMapping, input.mapping, "mapping");
+  const window = validateInput(reconciliationWindowInput, input.window ?? {}, "query");
+  const mapping = input.mapping === undefined ? undefined : validateInput(columnMapping, input.mapping, "mapping");
   const id = newId("reconciliation");
   let created = false;
   // Created once the header has been read (with the first batch, or at the end of a file with none): a file

@@ -4,7 +4,7 @@ import type { Executor } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import {
   getReconciliationInput,
   MAX_LINES_PER_PAGE,
@@ -26,7 +26,7 @@ export async function getReconciliation({
   input: { id: string; status?: string; cursor?: string };
 }): Promise<Reconciliation> {
   const merchantId = requireMerchantId(ctx);
-  const query = parseInput(getReconciliationInput, input);
+  const query = validateInput(getReconciliationInput, input);
   const report = await getCompleteReconciliation(ctx.db, merchantId, query.id);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });
   const after = query.cursor === undefined ? 0 : Number(query.cursor);

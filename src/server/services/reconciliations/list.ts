@@ -4,7 +4,7 @@ import { reconciliations } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { listReconciliationsInput, toReconciliationListItem, type ListReconciliationsInput, type ReconciliationListItem } from "./schemas";
 
 /** The merchant's kept reports, newest first (summaries only; lines through getReconciliation). */
@@ -16,7 +16,7 @@ export async function listReconciliations({
   input: ListReconciliationsInput;
 }): Promise<Page<ReconciliationListItem>> {
   const merchantId = requireMerchantId(ctx);
-  const query = parseInput(listReconciliationsInput, input);
+  const query = validateInput(listReconciliationsInput, input);
   const scope = `reconciliations:${merchantId}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });

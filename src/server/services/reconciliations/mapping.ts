@@ -3,7 +3,7 @@ import { reconciliationMappings } from "@/server/db/schema";
 import { getMerchantRow } from "../merchants/get";
 import { recordAudit } from "../audit/record";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { columnMapping, type ColumnMapping } from "./schemas";
 
 /** The merchant's remembered column mapping (file column per field), or null before the first upload. */
@@ -16,7 +16,7 @@ export async function getReconciliationMapping({ ctx }: { ctx: ServiceContext })
 /** Remembers the mapping used for an upload, so the next file of the same processor needs none (audit-logged). */
 export async function saveReconciliationMapping({ ctx, input }: { ctx: ServiceContext; input: ColumnMapping }): Promise<ColumnMapping> {
   const merchantId = requireMerchantId(ctx);
-  const columns = parseInput(columnMapping, input, "mapping") as Record<string, string>;
+  const columns = validateInput(columnMapping, input, "mapping") as Record<string, string>;
   await getMerchantRow(ctx.db, merchantId);
   const now = ctx.now();
   await ctx.db

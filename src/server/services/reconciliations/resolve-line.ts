@@ -4,7 +4,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
 import { NotFoundError, ServiceError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { markPaymentReconciled } from "../payments/reconcile";
 import { getCompleteReconciliation } from "./get";
 import { resolveLineInput, toReconciliationLine, type ReconciliationLine } from "./schemas";
@@ -23,7 +23,7 @@ export async function resolveReconciliationLine({
 }): Promise<ReconciliationLine> {
   const reconciler = requireReconciler(ctx);
   const merchantId = requireMerchantId(ctx);
-  const { id, position, note } = parseInput(resolveLineInput, input);
+  const { id, position, note } = validateInput(resolveLineInput, input);
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
     await getCompleteReconciliation(tx, merchantId, id);

@@ -4,7 +4,7 @@ import { auditLog, payments, reconciliationLines } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
 import { actorId, inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { getCompleteReconciliation } from "./get";
 import { resolveMatchedInput } from "./schemas";
 
@@ -25,7 +25,7 @@ export async function resolveMatchedLines({
 }): Promise<{ resolved: number }> {
   const reconciler = requireReconciler(ctx);
   const merchantId = requireMerchantId(ctx);
-  const { id, note } = parseInput(resolveMatchedInput, input);
+  const { id, note } = validateInput(resolveMatchedInput, input);
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
     await getCompleteReconciliation(tx, merchantId, id);

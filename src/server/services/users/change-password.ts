@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { users } from "@/server/db/schema";
 import { hashPassword, verifyPassword } from "@/server/auth/passwords";
 import { ServiceError, ValidationError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
 import { loginThrottle } from "./login-throttle";
@@ -15,7 +15,7 @@ import { changePasswordInput, credentialStamp, type ChangePasswordInput } from "
 export async function changePassword({ ctx, input }: { ctx: ServiceContext; input: ChangePasswordInput }) {
   const { actor } = ctx;
   if (actor.type !== "user" && actor.type !== "staff") throw new ServiceError("unauthenticated", "Sign in first.");
-  const { currentPassword, newPassword } = parseInput(changePasswordInput, input);
+  const { currentPassword, newPassword } = validateInput(changePasswordInput, input);
 
   const [user] = await ctx.db.select().from(users).where(eq(users.id, actor.userId)).limit(1);
   if (!user) throw new ServiceError("unauthenticated", "Sign in first.");

@@ -6,13 +6,13 @@ import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { createStaffInput, toSessionUser, type CreateStaffInput } from "./schemas";
 
 /** Creates a support-staff login. Only the operator's script calls this (a system actor): no public sign-up. */
 export async function createStaffUser({ ctx, input }: { ctx: ServiceContext; input: CreateStaffInput }) {
   if (ctx.actor.type !== "system") throw new ServiceError("forbidden", "Staff accounts are created by an operator.");
-  const data = parseInput(createStaffInput, input);
+  const data = validateInput(createStaffInput, input);
   const passwordHash = await hashPassword(data.password);
   const now = ctx.now();
   try {

@@ -4,7 +4,7 @@ import { events, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput } from "./schemas";
 
 /**
@@ -13,7 +13,7 @@ import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput }
  */
 export async function listFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: ListFailedDeliveriesInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { limit, cursor, eventType, since, until } = parseInput(listFailedDeliveriesInput, input, "query");
+  const { limit, cursor, eventType, since, until } = validateInput(listFailedDeliveriesInput, input, "query");
   const scope = `failed-deliveries:${merchantId}`;
   const position = decodeCursor(ctx, scope, cursor);
   await recordStaffRead({ ctx, input: { view: "failedDeliveries" } });

@@ -4,7 +4,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { requireWebhookUrl, testEventIds } from "./retry-target";
 import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./schemas";
 
@@ -17,7 +17,7 @@ import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./s
  */
 export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: RetryFailedDeliveriesInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { since, until, eventTypes, dryRun } = parseInput(retryFailedDeliveriesInput, input, "body");
+  const { since, until, eventTypes, dryRun } = validateInput(retryFailedDeliveriesInput, input, "body");
   const now = ctx.now();
   const conditions: SQL[] = [eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.status, "failed")];
   if (since) conditions.push(gte(webhookDeliveries.createdAt, new Date(since)));

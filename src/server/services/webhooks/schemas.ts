@@ -72,7 +72,7 @@ const eventSummary = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-/** `Delivery` (DESIGN §8), with the event it carries. */
+/** `Delivery` (docs/api-contract.md, "Shapes"), with the event it carries. */
 export const deliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),

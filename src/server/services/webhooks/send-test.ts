@@ -6,7 +6,7 @@ import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
 const SNIPPET_CHARS = 1_000;
@@ -18,7 +18,7 @@ const SNIPPET_CHARS = 1_000;
  */
 export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; input: SendTestWebhookInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { url: givenUrl, dryRun } = parseInput(sendTestWebhookInput, input, "body");
+  const { url: givenUrl, dryRun } = validateInput(sendTestWebhookInput, input, "body");
   const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
 
   const [merchant] = await ctx.db.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));

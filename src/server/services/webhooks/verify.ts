@@ -1,7 +1,7 @@
 import { loadSigningSecrets } from "@/server/webhooks/secrets";
 import { verifySignature } from "@/server/webhooks/signing";
 import { requireMerchantId, type ServiceContext } from "../context";
-import { parseInput } from "../parse";
+import { validateInput } from "../validate";
 import { verifyWebhookInput, type VerifyWebhookInput } from "./schemas";
 
 /**
@@ -11,7 +11,7 @@ import { verifyWebhookInput, type VerifyWebhookInput } from "./schemas";
  */
 export async function verifyWebhook({ ctx, input }: { ctx: ServiceContext; input: VerifyWebhookInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { payload, headers } = parseInput(verifyWebhookInput, input, "body");
+  const { payload, headers } = validateInput(verifyWebhookInput, input, "body");
   const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const now = ctx.now();
   const secrets = await loadSigningSecrets(ctx.db, { merchantId, now, authSecret: ctx.env.AUTH_SECRET });

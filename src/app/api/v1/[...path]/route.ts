@@ -1,6 +1,8 @@
-import { notFoundRoute } from "@/server/http/next";
+import { dispatch } from "@/server/http/dispatch";
+import { routes } from "@/server/http/routes";
+import { getRuntime } from "@/server/runtime";
 
-// Any /api/v1 path without a route of its own: a 404 in problem+json, whatever the method (OPTIONS too:
-// otherwise Next.js answers it with a 204 for a path that does not exist).
-const notFound = async () => notFoundRoute();
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+// Every /api/v1 request, whatever its path and method, is answered from the route declarations
+// (src/server/http/routes): they are the one list of endpoints. HEAD is Next.js's: it calls GET.
+const answer = (request: Request) => dispatch(getRuntime, routes, request);
+export { answer as GET, answer as POST, answer as PUT, answer as PATCH, answer as DELETE, answer as OPTIONS };

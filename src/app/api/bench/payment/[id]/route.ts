@@ -1,7 +1,0 @@
-import { benchGetPayment } from "@/server/bench/handlers";
-
-// GET /api/bench/payment/{id} – benchmark floor: one payment by id and merchant (404 unless BENCH_ROUTES=true)
-export const dynamic = "force-dynamic";
-export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
-  return benchGetPayment(request, (await context.params).id);
-}

@@ -1,4 +1,0 @@
-import { routeHandlers } from "@/server/http/next";
-import { getPaymentRoute } from "@/server/http/routes/payments";
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers(getPaymentRoute);
