@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { merchants } from "../../src/server/db/schema";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../src/server/db/unavailable";
 import { withTransaction } from "../../src/server/db/transaction";
 import { NotFoundError } from "../../src/server/services/errors";
 import {
@@ -89,6 +90,6 @@ describe("readiness", () => {
     const response = await testClient(broken).get("/health/ready");
     expect(response.status).toBe(503);
     expect(response.body.code).toBe("service_unavailable");
-    expect(response.headers.get("retry-after")).toBe("5");
+    expect(response.headers.get("retry-after")).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
   });
 });
