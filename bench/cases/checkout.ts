@@ -12,7 +12,7 @@ const TARGET_P50_MS = 50;
  */
 export async function caseCheckout(ctx: BenchContext) {
   const { report } = ctx;
-  report.section(`7. Checkout page first paint: GET /pay/{invoiceId}, ${CONNECTIONS} concurrent, production build`);
+  report.section(`9. Checkout page first paint: GET /pay/{invoiceId}, ${CONNECTIONS} concurrent, production build`);
   const created = await fetch(`${baseUrl(ctx.next)}/api/v1/invoice`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${ctx.merchant.apiKey}` },

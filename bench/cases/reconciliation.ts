@@ -12,7 +12,7 @@ const TARGET_RSS_MIB = 100;
  */
 export async function caseReconciliation(ctx: BenchContext) {
   const { report } = ctx;
-  report.section("7. Reconciliation: a 100,000-line settlement file, streamed");
+  report.section("8. Reconciliation: a 100,000-line settlement file, streamed");
   const lines = config.quick ? 10_000 : 100_000;
   const rows: (string | number)[][] = [];
   for (const database of ["embedded", "server"] as const) {
