@@ -1,7 +1,6 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { newId } from "../../src/lib/ids";
+import { startHangingEndpoint } from "../../tests/support/webhook-endpoints";
 import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
 import { config, AUTH_SECRET } from "../lib/config";
 import { registerMerchant, type BenchContext } from "../lib/context";
@@ -175,27 +174,4 @@ async function commitLag(ctx: BenchContext, merchants: string[], url: string, re
   const arrivals = (await (await fetch(`http://127.0.0.1:${receiver.port}/arrivals`)).json()) as Record<string, number>;
   const lags = [...committed].flatMap(([id, at]) => (arrivals[id] === undefined ? [] : [arrivals[id]! - at]));
   return { total, arrived: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99), max: Math.max(...lags) };
-}
-
-/** Accepts every request and never answers; counts requests, and the most it held at once. */
-async function startHangingEndpoint() {
-  const sockets = new Set<Socket>();
-  const state = { url: "", open: 0, maxOpen: 0, requests: 0, close: async () => {} };
-  const server: HttpServer = createServer((request) => {
-    state.requests++;
-    state.open++;
-    state.maxOpen = Math.max(state.maxOpen, state.open);
-    request.socket.once("close", () => state.open--);
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hangs`;
-  state.close = async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return state;
 }

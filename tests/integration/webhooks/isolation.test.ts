@@ -12,7 +12,7 @@ import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
-import { refusingUrl, startHangingEndpoint, type HangingEndpoint } from "./endpoints";
+import { refusingUrl, startHangingEndpoint, type HangingEndpoint } from "../../support/webhook-endpoints";
 import { startReceiver, type TestReceiver } from "./receiver";
 import { eventually } from "./processes";
 import { seedDueDeliveries } from "./seed";

@@ -1,19 +1,24 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-/** A webhook endpoint that accepts every request and never answers; it counts the requests it holds. */
+/**
+ * A webhook endpoint that accepts every request and never answers; it counts the requests it holds (the
+ * isolation tests and the noisy-neighbour bench case).
+ */
 export interface HangingEndpoint {
   url: string;
-  /** Requests open right now, and the most ever open at once. */
+  /** Requests open right now, the most ever open at once, and all it received. */
   open: number;
   maxOpen: number;
+  requests: number;
   close(): Promise<void>;
 }
 
 export async function startHangingEndpoint(): Promise<HangingEndpoint> {
   const sockets = new Set<Socket>();
-  const state = { url: "", open: 0, maxOpen: 0, close: async () => {} };
+  const state = { url: "", open: 0, maxOpen: 0, requests: 0, close: async () => {} };
   const server: Server = createServer((request: IncomingMessage) => {
+    state.requests++;
     state.open++;
     state.maxOpen = Math.max(state.maxOpen, state.open);
     request.socket.once("close", () => state.open--);
