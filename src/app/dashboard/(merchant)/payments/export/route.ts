@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { stringify } from "csv-stringify";
 import { newId } from "@/lib/ids";
+import { spreadsheetSafeCsv } from "@/lib/spreadsheet-csv";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { getEnv } from "@/env";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
@@ -40,12 +40,7 @@ export async function GET(request: Request) {
     throw error;
   }
 
-  // A cell starting with = + - @ would be run as a formula by spreadsheet programs: quote it as text.
-  const csv = stringify({
-    header: true,
-    columns: [...COLUMNS],
-    cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
-  });
+  const csv = spreadsheetSafeCsv(COLUMNS);
   (async () => {
     let page = first;
     for (;;) {

@@ -1,7 +1,7 @@
 import { getEnv } from "@/env";
 import { Readable } from "node:stream";
-import { stringify } from "csv-stringify";
 import { newId } from "@/lib/ids";
+import { spreadsheetSafeCsv } from "@/lib/spreadsheet-csv";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { reconciliationActor } from "@/server/auth/reconciliation-actor";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
@@ -33,12 +33,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     throw error;
   }
 
-  // A cell starting with = + - @ would be run as a formula by spreadsheet programs: quote it as text.
-  const csv = stringify({
-    header: true,
-    columns: [...COLUMNS],
-    cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
-  });
+  const csv = spreadsheetSafeCsv(COLUMNS);
   (async () => {
     for await (const page of pages) {
       for (const line of page) {
