@@ -41,7 +41,7 @@ test("sign-up → credentials → a payment over REST → found in the table →
   await page.getByRole("link", { name: payment.id }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${payment.id}$`));
   await expect(page.getByRole("heading", { name: "Payment", exact: true })).toBeVisible();
-  await expect(page.locator(".details")).toContainText("19.99 USD");
+  await expect(page.locator(".details")).toContainText("$19.99");
   await expect(page.locator(".details")).toContainText("order-1001");
   await expect(page.getByRole("region", { name: "Events and webhook deliveries" })).toContainText("payment.confirmed");
   await expectAccessible(page);
@@ -77,5 +77,5 @@ test("a merchant cannot see another merchant's payment by URL", async ({ page, r
 
   // The owner, still signed in, sees it.
   await page.goto(`/dashboard/payments/${secret.id}`);
-  await expect(page.locator(".details")).toContainText("123.45 USD");
+  await expect(page.locator(".details")).toContainText("$123.45");
 });

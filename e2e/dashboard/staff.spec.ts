@@ -18,7 +18,7 @@ test("staff find a payment across merchants, reconcile it with a note, and see i
   await screenshot(page, testInfo, "staff-search-results");
 
   await page.getByRole("link", { name: payment.id }).click();
-  await expect(page.locator(".details")).toContainText("250.00 EUR");
+  await expect(page.locator(".details")).toContainText("€250.00");
   await page.getByLabel("Note").fill("Matched bank statement line 42");
   await page.getByRole("button", { name: "Mark reconciled" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Marked reconciled." })).toBeVisible();

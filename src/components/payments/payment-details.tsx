@@ -1,3 +1,4 @@
+import { formatMoney } from "@/lib/format-money";
 import { StatusBadge } from "@/components/ui/badge";
 import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
 import { formatDateTime } from "@/components/ui/format";
@@ -8,7 +9,7 @@ export function PaymentDetails({ payment }: { payment: PaymentView }) {
     ["Payment id", <code key="id">{payment.id}</code>],
     ...(payment.merchantId ? ([["Merchant", <code key="m">{payment.merchantId}</code>]] as [string, React.ReactNode][]) : []),
     ["External id", payment.externalId],
-    ["Amount", `${payment.amount} ${payment.currency}`],
+    ["Amount", formatMoney(payment.amount, payment.currency)],
     ["Status", <StatusBadge key="s" status={payment.status} />],
     ["Reference", payment.reference ?? "—"],
     ["Invoice", payment.invoiceId ?? "—"],

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatMoney } from "@/lib/format-money";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
@@ -23,7 +24,7 @@ function columnsFor(detailHref: (payment: PaymentView) => string, showMerchant: 
     column.accessor("externalId", { header: "External id" }),
     column.accessor("amount", {
       header: () => <span>Amount</span>,
-      cell: (info) => `${info.getValue()} ${info.row.original.currency}`,
+      cell: (info) => formatMoney(info.getValue(), info.row.original.currency),
       meta: { numeric: true },
     }),
     column.accessor("status", { header: "Status", cell: (info) => <StatusBadge status={info.getValue()} /> }),

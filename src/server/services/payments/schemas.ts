@@ -166,6 +166,10 @@ export const DEFAULT_STATS_DAYS = 30;
 export const paymentStatsInput = z.strictObject({
   from: isoDayInput().optional().describe(`First UTC day (inclusive); default ${DEFAULT_STATS_DAYS} days before \`to\`.`),
   to: isoDayInput().optional().describe("Last UTC day (inclusive); default today."),
+  basis: z
+    .enum(["created", "occurred"])
+    .optional()
+    .describe("Which time places a payment in a day: `created` (default, when it was recorded here) or `occurred` (its `occurredAt`, else its creation), so imported history lands on its real days."),
 });
 export type PaymentStatsInput = z.input<typeof paymentStatsInput>;
 
