@@ -29,6 +29,6 @@ export async function getPaymentReconciliation({ ctx, input }: { ctx: ServiceCon
     .where(and(eq(payments.id, id), eq(payments.merchantId, merchantId)))
     .limit(1);
   if (!row) throw new NotFoundError("payment");
-  const reconciledBy = !row.reconciledAt ? null : row.byRole === "merchant" ? row.byEmail : "support";
+  const reconciledBy = !row.reconciledAt ? null : row.byRole === "staff" ? "support" : (row.byEmail ?? null);
   return { reconciledAt: row.reconciledAt?.toISOString() ?? null, note: row.note, reconciledBy };
 }

@@ -193,7 +193,8 @@ export type PaymentStats = z.infer<typeof paymentStatsSchema>;
 
 export const reconcilePaymentInput = z.strictObject({
   paymentId: z.string().min(1).max(100),
-  note: text(2000),
+  // A note of blanks says nothing about what the payment was matched against.
+  note: z.string().trim().min(1).max(2000),
 });
 export const clearReconciliationInput = z.strictObject({ paymentId: z.string().min(1).max(100) });
 export const searchPaymentsInput = z.strictObject({
