@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 
 export interface SignedUpMerchant {
+  name: string;
   email: string;
   password: string;
   merchantId: string;
@@ -44,7 +45,8 @@ export async function signUpThroughForm(page: Page, name = "E2E Shop"): Promise<
   const email = `owner-${suffix}@e2e.example`;
   const password = `e2e password ${suffix}`;
   await page.goto("/sign-up");
-  await page.getByLabel("Business name").fill(`${name} ${suffix}`);
+  const businessName = `${name} ${suffix}`;
+  await page.getByLabel("Business name").fill(businessName);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
@@ -53,7 +55,7 @@ export async function signUpThroughForm(page: Page, name = "E2E Shop"): Promise<
   const apiKey = (await page.getByTestId("api-key").locator("code").textContent())!.trim();
   await page.getByRole("button", { name: "Reveal webhook secret" }).click();
   const webhookSecret = (await page.getByTestId("webhook-secret").locator("code").textContent())!.trim();
-  return { email, password, merchantId, apiKey, webhookSecret };
+  return { name: businessName, email, password, merchantId, apiKey, webhookSecret };
 }
 
 export async function signIn(page: Page, email: string, password: string) {

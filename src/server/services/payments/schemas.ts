@@ -152,6 +152,14 @@ export const listPaymentsInput = z.strictObject({
   currency: currencyCode.optional(),
   reference: text(255).optional(),
   externalId: text(255).optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("Part of the external id, the reference or the payment id: its start or any part of it, case-insensitive."),
+  reconciled: z.enum(["true", "false"]).optional().describe("Only payments marked reconciled (`true`) or not yet (`false`)."),
   createdFrom: isoInstantInput({ offset: true }).optional().describe("Inclusive."),
   createdTo: isoInstantInput({ offset: true }).optional().describe("Exclusive."),
 }).superRefine(startNotAfterEnd("createdFrom", "createdTo"));
@@ -198,6 +206,6 @@ export const reconcilePaymentInput = z.strictObject({
 });
 export const clearReconciliationInput = z.strictObject({ paymentId: z.string().min(1).max(100) });
 export const searchPaymentsInput = z.strictObject({
-  query: text(255).describe("A payment id, an external id or a reference, matched exactly."),
+  query: z.string().trim().min(1).max(255).describe("A payment id, an external id or a reference, or its start or any part of it (case-insensitive)."),
   limit: z.number().int().min(1).max(100).default(50),
 });

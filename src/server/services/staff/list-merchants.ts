@@ -1,6 +1,7 @@
 import { and, desc, getTableColumns, ilike, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
+import { containsPattern } from "@/server/db/like-pattern";
 import { merchants } from "@/server/db/schema";
 import { recordAudit } from "../audit/record";
 import { requireStaff, type ServiceContext } from "../context";
@@ -12,11 +13,6 @@ export const listMerchantsInput = z.strictObject({
   query: z.string().trim().max(200).optional().describe("Part of a merchant's name, email or id (case-insensitive)."),
 });
 
-/** `%`, `_` and `\` match literally in a user's search text. */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
 /**
  * The merchant directory for support staff: every merchant, newest first, optionally narrowed by part of the
  * name, email or id. Listing names and emails reads across merchants, so each call is audit-logged
@@ -27,7 +23,7 @@ export async function listMerchantsAsStaff({ ctx, input }: { ctx: ServiceContext
   const query = validateInput(listMerchantsInput, input);
   const scope = `merchants:${staff.userId}:${query.query ?? ""}`;
   const position = decodeCursor(ctx, scope, query.cursor);
-  const pattern = query.query ? `%${likeLiteral(query.query)}%` : undefined;
+  const pattern = query.query ? containsPattern(query.query) : undefined;
   const conditions: (SQL | undefined)[] = [
     pattern ? or(ilike(merchants.name, pattern), ilike(merchants.email, pattern), ilike(merchants.id, pattern)) : undefined,
     position ? afterPosition(merchants.createdAt, merchants.id, position) : undefined,

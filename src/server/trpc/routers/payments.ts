@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { clearPaymentReconciliation } from "@/server/services/payments/clear-reconciliation";
 import { getPayment } from "@/server/services/payments/get";
-import { listPayments } from "@/server/services/payments/list";
+import { countPayments, listPayments } from "@/server/services/payments/list";
 import { markPaymentReconciled } from "@/server/services/payments/reconcile";
 import { getPaymentReconciliation, paymentReconciliationInput, paymentReconciliationSchema } from "@/server/services/payments/reconciliation-of";
 import {
@@ -36,6 +36,11 @@ export const paymentsRouter = createRouter({
     .input(listPaymentsInput)
     .output(paymentListSchema)
     .query(({ ctx, input }) => listPayments({ ctx: ctx.service, input })),
+  /** The result count beside the list: the same filters, counted up to 10,000. */
+  count: merchantProcedure
+    .input(listPaymentsInput)
+    .output(z.object({ count: z.number().int(), capped: z.boolean() }))
+    .query(({ ctx, input }) => countPayments({ ctx: ctx.service, input })),
   get: merchantProcedure
     .input(getPaymentInput)
     .output(paymentSchema)
