@@ -15,7 +15,10 @@ export function StatsView({ stats, window, paymentsHref, webhooksHref }: { stats
   const basisLabel = window.basis === "occurred" ? "when the payments happened (occurredAt, else when recorded)" : "when the payments were recorded here";
   // The payments list filters by creation day: with the occurred basis a card's list can differ from its count.
   const paymentsLink: PaymentsLink | undefined = paymentsHref
-    ? (filters) => `${paymentsHref}?${new URLSearchParams({ ...filters, from: stats.from, to: stats.to } as Record<string, string>)}`
+    ? (filters) => {
+        const given = Object.entries({ ...filters, from: stats.from, to: stats.to }).filter((entry): entry is [string, string] => Boolean(entry[1]));
+        return `${paymentsHref}?${new URLSearchParams(given)}`;
+      }
     : undefined;
   return (
     <>

@@ -21,7 +21,7 @@ export function StatCards({ stats, paymentsLink, webhooksHref }: { stats: Stats;
   return (
     <>
       <dl className="stat-grid" aria-label="Payments in the window">
-        {card("Payments", payments.total)}
+        {card("All payments", payments.total)}
         {card("Confirmed", payments.confirmed, "confirmed")}
         {card("Pending", payments.pending, "pending")}
         {card("Failed", payments.failed, "failed")}

@@ -32,7 +32,8 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
     if (!chosen) return;
     const header = await headerOf(chosen);
     setColumns(header);
-    const saved = (remembered.data ?? {}) as Mapping;
+    // The remembered mapping may still be loading (a file chosen right after the page opened): wait for it.
+    const saved = (remembered.data ?? (await remembered.refetch()).data ?? {}) as Mapping;
     const lower = new Map(header.map((name) => [name.toLowerCase(), name]));
     setMapping(Object.fromEntries(FIELDS.map((field) => [field, saved[field] && header.includes(saved[field]!) ? saved[field] : lower.get(field.toLowerCase())])));
   }
@@ -77,7 +78,11 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
             {FIELDS.map((field) => (
               <div className="field" key={field}>
                 <label htmlFor={`map-${field}`}>{field}</label>
-                <select id={`map-${field}`} value={mapping[field] ?? ""} onChange={(event) => setMapping({ ...mapping, [field]: event.currentTarget.value || undefined })}>
+                <select id={`map-${field}`} value={mapping[field] ?? ""} onChange={(event) => {
+                  // An updater, not `{...mapping}`: two quick changes must not start from the same stale mapping.
+                  const column = event.currentTarget.value || undefined;
+                  setMapping((current) => ({ ...current, [field]: column }));
+                }}>
                   <option value="">—</option>
                   {columns.map((column) => (
                     <option key={column} value={column}>
