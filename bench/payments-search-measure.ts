@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { parseEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
 import type { DatabaseHandle } from "../src/server/db/types";
-import { merchants } from "../src/server/db/schema";
+import { merchants, payments } from "../src/server/db/schema";
 import { createLogger } from "../src/server/log";
 import type { ServiceContext } from "../src/server/services/context";
 import { countPayments, listPayments } from "../src/server/services/payments/list";
@@ -58,7 +58,7 @@ export async function measureSearch(handle: DatabaseHandle, count: number, itera
   const context = (actor: ServiceContext["actor"]): ServiceContext => ({ requestId: "req_bench", db, actor, log: createLogger("silent"), env, now: () => new Date() });
   const merchant = context({ type: "api_key", merchantId: shop, keyId: "key_bench" });
   const staff = context({ type: "staff", userId: newId("user") });
-  const [sample] = (await db.execute(sql`select id from payments where merchant_id = ${shop} offset ${Math.floor(count / 2)} limit 1`)).rows as { id: string }[];
+  const [sample] = await db.select({ id: payments.id }).from(payments).where(eq(payments.merchantId, shop)).offset(Math.floor(count / 2)).limit(1);
 
   const cases: [string, () => Promise<number>][] = [
     ["merchant: q=1029 (substring, many matches), page of 25", async () => (await listPayments({ ctx: merchant, input: { q: "1029", limit: 25 } })).data.length],
