@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import type { SessionUser } from "../../src/server/auth/session";
+import { SEARCH_RECENT_ROWS } from "../../src/server/services/payments/list";
 import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/init";
 import { appRouter } from "../../src/server/trpc/router";
 import { testClient, type TestClient } from "../support/client";
@@ -96,5 +98,34 @@ describe("staff search across merchants", () => {
     const result = await caller.payments.staff.search({ query: "order-1029" });
     expect(result.data.map((payment) => payment.id).sort()).toEqual([ids.order1029, ids.order10290, ids.otherShop].sort());
     await expect(caller.payments.staff.search({ query: "  " })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
+
+describe("a search page in two steps: the newest rows first, then the trigram indexes", () => {
+  it("finds a match older than the recent window, and pages a common term newest first without repeats", async () => {
+    const bulk = await registerTestMerchant(api);
+    const rows = SEARCH_RECENT_ROWS + 100;
+    // Row 1 is the oldest and the only "needle"; every row is "bulk-<n>"; one a second apart, newest = highest n.
+    await runtime.database.db.execute(sql`
+      insert into payments (id, merchant_id, external_id, amount, currency, status, created_at, updated_at)
+      select 'pay_' || lpad(g::text, 26, '0'), ${bulk.merchant.id}, case when g = 1 then 'needle-1' else 'bulk-' || g end,
+             '1.00', 'EUR', 'confirmed', now() - ((${rows}::int - g) * interval '1 second'), now()
+      from generate_series(1, ${rows}::int) g`);
+    const page = async (query: Record<string, string>) => (await api.get("/payment", { key: bulk.apiKey, query })).body;
+
+    const needle = await page({ q: "NEEDLE" });
+    expect(needle.data.map((payment: { externalId: string }) => payment.externalId)).toEqual(["needle-1"]);
+
+    const first = await page({ q: "bulk-", limit: "3" });
+    expect(first.data.map((payment: { externalId: string }) => payment.externalId)).toEqual([`bulk-${rows}`, `bulk-${rows - 1}`, `bulk-${rows - 2}`]);
+    const second = await page({ q: "bulk-", limit: "3", cursor: first.nextCursor });
+    expect(second.data, JSON.stringify(second)).toBeDefined();
+    expect(second.data.map((payment: { externalId: string }) => payment.externalId)).toEqual([`bulk-${rows - 3}`, `bulk-${rows - 4}`, `bulk-${rows - 5}`]);
+
+    // Fewer matches in the window than a page: the second step adds the older ones, newest first, no repeats.
+    // (rows = SEARCH_RECENT_ROWS + 100: the window holds bulk-101 and newer; bulk-51 is older.)
+    const few = await page({ q: "bulk-51", limit: "25" });
+    const expected = [`bulk-${rows}`, ...Array.from({ length: 10 }, (_, i) => `bulk-${519 - i}`), "bulk-51"].filter((id) => id.includes("bulk-51"));
+    expect(few.data.map((payment: { externalId: string }) => payment.externalId)).toEqual(expected);
   });
 });
