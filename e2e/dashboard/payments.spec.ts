@@ -28,13 +28,13 @@ test("sign-up → credentials → a payment over REST → found in the table →
   await screenshot(page, testInfo, "payments");
 
   // Search by a part of the external id; the search is in the URL, so a reload keeps it, and Back undoes it.
-  await page.getByLabel("Search").fill(externalId.slice(3).toUpperCase());
+  await page.getByRole("textbox", { name: "Search" }).fill(externalId.slice(3).toUpperCase());
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/[?&]q=/);
   await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(1);
   await expect(page.getByRole("status").filter({ hasText: "1 payment match" })).toBeVisible();
   await page.reload();
-  await expect(page.getByLabel("Search")).toHaveValue(externalId.slice(3).toUpperCase());
+  await expect(page.getByRole("textbox", { name: "Search" })).toHaveValue(externalId.slice(3).toUpperCase());
   await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(1);
 
   const download = page.waitForEvent("download");

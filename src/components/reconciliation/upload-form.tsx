@@ -31,9 +31,10 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
     setError(null);
     if (!chosen) return;
     const header = await headerOf(chosen);
+    // The remembered mapping may still be loading (a file chosen right after the page opened): wait for it
+    // before the column pickers appear, so it never overwrites a choice made in them.
+    const saved = ((remembered.isSuccess ? remembered.data : (await remembered.refetch()).data) ?? {}) as Mapping;
     setColumns(header);
-    // The remembered mapping may still be loading (a file chosen right after the page opened): wait for it.
-    const saved = (remembered.data ?? (await remembered.refetch()).data ?? {}) as Mapping;
     const lower = new Map(header.map((name) => [name.toLowerCase(), name]));
     setMapping(Object.fromEntries(FIELDS.map((field) => [field, saved[field] && header.includes(saved[field]!) ? saved[field] : lower.get(field.toLowerCase())])));
   }
