@@ -7,31 +7,13 @@
  *
  * It creates and drops its own database (server) or uses an in-memory one (embedded).
  */
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { openEmbeddedDatabase, openServerDatabase } from "../src/server/db/open";
-import { databaseUrl, refuseNonLocal } from "../tests/support/server-url";
+import { openOwnDatabase } from "./lib/own-database";
 import { measureSearch, SEARCH_TARGET_MS } from "./payments-search-measure";
 
 const rows = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
-const serverUrl = process.env.DATABASE_URL;
 
 async function main() {
-  let dropDatabase = async () => {};
-  let handle;
-  if (serverUrl) {
-    refuseNonLocal(serverUrl);
-    const name = `mps_bench_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    handle = await openServerDatabase(databaseUrl(serverUrl, name), { max: 2 });
-    dropDatabase = async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    };
-  } else {
-    handle = await openEmbeddedDatabase(undefined);
-  }
+  const { handle, close } = await openOwnDatabase(process.env.DATABASE_URL, { max: 2 });
   try {
     const result = await measureSearch(handle, rows, 100, (line) => console.log(line));
     for (const timing of result.timings) {
@@ -39,8 +21,7 @@ async function main() {
     }
     console.log(`target p99 < ${SEARCH_TARGET_MS} ms: ${result.met ? "met" : "MISSED"} (${handle.kind})`);
   } finally {
-    await handle.close();
-    await dropDatabase();
+    await close();
   }
 }
 
