@@ -501,6 +501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream your events (server-sent events)
+         * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending": {
@@ -769,6 +789,18 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        Event: {
+            /** @description `evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened. */
+            id: string;
+            /** @enum {string} */
+            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The `data` of the webhook body: the payment, invoice, … it is about. */
+            data: {
+                [key: string]: unknown;
+            };
         };
         Payment: {
             id: string;
@@ -5252,6 +5284,112 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id: only later events are sent. */
+                after?: string;
+                /** @description How long to hold the stream open (0–300 s, default 300); 0 sends the events so far and ends. Reconnect with Last-Event-ID to go on. */
+                seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: evt_01jd7z9k2q3r4s5t6v7w8x9y1a
+                     *     event: invoice.created
+                     *     data: {"id":"evt_01jd7z9k2q3r4s5t6v7w8x9y1a","type":"invoice.created","createdAt":"2026-11-22T12:00:00.000Z","data":{"id":"inv_01jd7z9e4f5g6h7j8k9m0n1p2q","orderId":"order-1042","amount":"19.99","currency":"EUR","amountPaid":"0.00","amountPending":"0.00","amountRemaining":"19.99","status":"open","statusDetail":null,"description":"2 × Ethiopia Guji, 250 g","metadata":{"channel":"web"},"checkoutUrl":"https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q","returnUrl":"https://acme.example/orders/1042","expiresAt":"2026-11-22T13:00:00.000Z","paidAt":null,"expiredAt":null,"voidedAt":null,"createdAt":"2026-11-22T11:58:00.000Z","updatedAt":"2026-11-22T11:58:00.000Z"}}
+                     *
+                     *     : heartbeat
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
                     };
                 };
             };
