@@ -1,6 +1,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
+import { codeSamplesOf } from "./code-samples";
 import { EXAMPLE_IDS } from "./examples";
 import { documentedErrorCodes, problemSchema, takesIdempotencyKey } from "./problem";
 import { errorResponses, idempotencyHeader, successResponses } from "./responses";
@@ -61,6 +62,7 @@ function operationOf(route: AnyRoute): RouteConfig {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
+    "x-codeSamples": codeSamplesOf(route),
     security: route.auth === "api_key" ? [{ [SECURITY_SCHEME]: [] }] : [],
     request: {
       ...(takesIdempotencyKey(route) ? { headers: idempotencyHeader } : {}),
