@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testClient, type TestClient } from "../support/client";
-import { openEventStream } from "../support/event-stream";
+import { openEventStream, recordInvoiceEvent } from "../support/event-stream";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
@@ -17,19 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => runtime.close());
 
-/** Creates an invoice, which records one `invoice.created` event; the invoice id. */
-async function recordEvent(merchant: TestMerchant): Promise<string> {
-  const created = await api.post("/invoice", { key: merchant.apiKey, body: { amount: "1.00", currency: "EUR" } });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
-
 const invoiceIds = (messages: { data: string }[]) => messages.map((message) => JSON.parse(message.data).data.id as string);
 
 describe("GET /event/stream", () => {
   it("sends the merchant's backlog in id order, then new events as they are recorded, never another merchant's", async () => {
-    const backlog = [await recordEvent(owner), await recordEvent(owner)];
-    await recordEvent(other);
+    const backlog = [await recordInvoiceEvent(api, owner), await recordInvoiceEvent(api, owner)];
+    await recordInvoiceEvent(api, other);
     const stream = await openEventStream(runtime, owner.apiKey);
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -43,8 +36,8 @@ describe("GET /event/stream", () => {
         expect(message.event).toBe("invoice.created");
       }
       expect(first[0]!.id! < first[1]!.id!).toBe(true);
-      await recordEvent(other);
-      const live = await recordEvent(owner);
+      await recordInvoiceEvent(api, other);
+      const live = await recordInvoiceEvent(api, owner);
       expect(invoiceIds(await stream.take(1))).toEqual([live]);
     } finally {
       await stream.close();
@@ -53,11 +46,11 @@ describe("GET /event/stream", () => {
 
   it("loses and repeats nothing across a dropped connection: events recorded meanwhile arrive after Last-Event-ID", async () => {
     const merchant = await registerTestMerchant(api);
-    const before = [await recordEvent(merchant), await recordEvent(merchant), await recordEvent(merchant)];
+    const before = [await recordInvoiceEvent(api, merchant), await recordInvoiceEvent(api, merchant), await recordInvoiceEvent(api, merchant)];
     const first = await openEventStream(runtime, merchant.apiKey);
     const received = await first.take(2);
     await first.close(); // dropped mid-way: the third event was not read
-    const meanwhile = [await recordEvent(merchant), await recordEvent(merchant)];
+    const meanwhile = [await recordInvoiceEvent(api, merchant), await recordInvoiceEvent(api, merchant)];
     const resumed = await openEventStream(runtime, merchant.apiKey, { lastEventId: received.at(-1)!.id });
     try {
       received.push(...(await resumed.take(3)));
@@ -70,7 +63,7 @@ describe("GET /event/stream", () => {
 
   it("with seconds=0 sends the events so far and ends; an aborted client ends the stream", async () => {
     const merchant = await registerTestMerchant(api);
-    const ids = [await recordEvent(merchant)];
+    const ids = [await recordInvoiceEvent(api, merchant)];
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // settled
     const once = await openEventStream(runtime, merchant.apiKey, { seconds: 0 });
     expect(invoiceIds(await once.rest())).toEqual(ids);

@@ -6,6 +6,7 @@ import { verifyWebhook, type VerifiedWebhook } from "../../sdk/src";
 import { dispatch } from "../../src/server/http/dispatch";
 import { routes } from "../../src/server/http/routes";
 import { testClient, type TestClient } from "../support/client";
+import { recordInvoiceEvent } from "../support/event-stream";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
@@ -21,12 +22,6 @@ beforeAll(async () => {
   other = await registerTestMerchant(api);
 });
 afterAll(() => runtime.close());
-
-async function recordEvent(merchant: TestMerchant): Promise<string> {
-  const created = await api.post("/invoice", { key: merchant.apiKey, body: { amount: "2.00", currency: "EUR" } });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
 
 /** A local receiver that verifies every post with the SDK and the secret `listen` printed. */
 async function startReceiver(secret: () => string) {
@@ -59,7 +54,7 @@ async function until(check: () => boolean, what: string, log: string[] = [], tim
 
 describe("npm run listen", () => {
   it("forwards each new event once, signed, across a dropped stream; never another merchant's", async () => {
-    await recordEvent(owner); // before listen starts: not forwarded
+    await recordInvoiceEvent(api, owner); // before listen starts: not forwarded
     await new Promise((resolve) => setTimeout(resolve, 5));
     const lines: string[] = [];
     const secret = () => /whsec_\S+/.exec(lines[0] ?? "")?.[0] ?? "";
@@ -78,13 +73,13 @@ describe("npm run listen", () => {
     const listening = listen({ apiUrl: "http://localhost", apiKey: owner.apiKey, forwardTo: receiver.url, signal: stop.signal, print: (line) => lines.push(line), apiFetch, reconnectMs: 1_500 });
     try {
       await until(() => cuts.length === 1, "the stream", lines);
-      const expected = [await recordEvent(owner), await recordEvent(owner)];
+      const expected = [await recordInvoiceEvent(api, owner), await recordInvoiceEvent(api, owner)];
       await until(() => receiver.received.length === 2, "the first two events", lines);
       cuts[0]!(); // dropped mid-way; these two are recorded while it is down
-      expected.push(await recordEvent(owner), await recordEvent(owner));
-      await recordEvent(other);
+      expected.push(await recordInvoiceEvent(api, owner), await recordInvoiceEvent(api, owner));
+      await recordInvoiceEvent(api, other);
       await until(() => cuts.length === 2, "the reconnection", lines);
-      expected.push(await recordEvent(owner));
+      expected.push(await recordInvoiceEvent(api, owner));
       await until(() => receiver.received.length === 5, "all five events", lines);
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // nothing more (no repeat, no other merchant)
       expect(receiver.refused).toEqual([]);

@@ -2,6 +2,15 @@ import { EventSourceParserStream, type EventSourceMessage } from "eventsource-pa
 import { dispatch } from "../../src/server/http/dispatch";
 import { routes } from "../../src/server/http/routes";
 import type { Runtime } from "../../src/server/runtime";
+import type { TestClient } from "./client";
+import type { TestMerchant } from "./merchants";
+
+/** Creates an invoice, which records one `invoice.created` event for the merchant; the invoice id. */
+export async function recordInvoiceEvent(api: TestClient, merchant: TestMerchant): Promise<string> {
+  const created = await api.post("/invoice", { key: merchant.apiKey, body: { amount: "1.00", currency: "EUR" } });
+  if (created.status !== 201) throw new Error(`creating an invoice answered ${created.status}: ${created.text}`);
+  return created.body.id;
+}
 
 /** One `GET /event/stream` held open through the real pipeline; `close()` drops it as a client would. */
 export async function openEventStream(runtime: Runtime, key: string, options: { lastEventId?: string; seconds?: number } = {}) {
