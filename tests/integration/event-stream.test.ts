@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventStream } from "../../src/server/http/event-stream";
 import { testClient, type TestClient } from "../support/client";
+import { serviceContext } from "../support/context";
 import { openEventStream, recordInvoiceEvent } from "../support/event-stream";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
@@ -74,6 +76,18 @@ describe("GET /event/stream", () => {
     held.abort(); // the request's signal only: the server side must end the body by itself
     expect(await held.rest()).toEqual([]);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("sends a heartbeat comment while quiet, and ends by itself when its time is up", async () => {
+    const merchant = await registerTestMerchant(api);
+    const ctx = serviceContext(runtime, { type: "api_key", merchantId: merchant.merchant.id, keyId: "key_test" });
+    const stream = eventStream({ ctx, seconds: 1, signal: new AbortController().signal, limits: { pollMs: 50, heartbeatMs: 200 } });
+    const started = Date.now();
+    const text = await new Response(stream).text();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(text.startsWith("retry: 1000\n\n")).toBe(true);
+    expect(text.match(/^: heartbeat$/gm)?.length).toBeGreaterThanOrEqual(3);
+    expect(text).not.toContain("id: ");
   });
 
   it("refuses a malformed Last-Event-ID or seconds with 400 validation_failed naming the field", async () => {

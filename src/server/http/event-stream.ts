@@ -29,8 +29,16 @@ export function sseEvent(event: RenderedEvent): string {
  * (its request aborts or it cancels the body). `seconds: 0` sends the backlog and ends. Pull-based: a page
  * is read only when the client has taken the last one, so a slow reader holds one page, not the backlog.
  */
-export function eventStream(options: { ctx: ServiceContext; after?: string; seconds: number; signal: AbortSignal }): ReadableStream<Uint8Array> {
+export function eventStream(options: {
+  ctx: ServiceContext;
+  after?: string;
+  seconds: number;
+  signal: AbortSignal;
+  /** Shorter intervals for tests; the route uses EVENT_STREAM. */
+  limits?: { pollMs: number; heartbeatMs: number };
+}): ReadableStream<Uint8Array> {
   const { ctx, signal } = options;
+  const { pollMs, heartbeatMs } = options.limits ?? EVENT_STREAM;
   let cursor = options.after;
   let lastWrite = Date.now();
   const deadline = Date.now() + options.seconds * 1000;
@@ -66,12 +74,12 @@ export function eventStream(options: { ctx: ServiceContext; after?: string; seco
             return;
           }
           if (Date.now() >= deadline) return end(controller);
-          if (Date.now() - lastWrite >= EVENT_STREAM.heartbeatMs) {
+          if (Date.now() - lastWrite >= heartbeatMs) {
             controller.enqueue(encoder.encode(": heartbeat\n\n"));
             lastWrite = Date.now();
             return;
           }
-          await sleep(Math.min(EVENT_STREAM.pollMs, deadline - Date.now()), stop.signal);
+          await sleep(Math.min(pollMs, deadline - Date.now()), stop.signal);
         }
       } catch (error) {
         // The client reconnects and resumes from its last id; the cause is logged, never sent.
