@@ -94,6 +94,9 @@ describe("GET /event/stream", () => {
     const badHeader = await api.get("/event/stream", { key: owner.apiKey, headers: { "last-event-id": "pay_123" }, query: { seconds: 0 } });
     expect(badHeader.status).toBe(400);
     expect(badHeader.body.errors[0].path).toBe("headers.last-event-id");
+    const overflowing = await api.get("/event/stream", { key: owner.apiKey, query: { after: `evt_8${"z".repeat(25)}`, seconds: 0 } });
+    expect(overflowing.status).toBe(400);
+    expect(overflowing.body.errors[0].path).toBe("query.after");
     const badSeconds = await api.get("/event/stream", { key: owner.apiKey, query: { seconds: 301 } });
     expect(badSeconds.status).toBe(400);
     expect(badSeconds.body.errors[0].path).toBe("query.seconds");

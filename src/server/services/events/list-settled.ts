@@ -10,7 +10,8 @@ import { renderEvent } from "./render";
 /** An event id as a resume point (`Last-Event-ID`, `?after=`). */
 export const eventCursor = z
   .string()
-  .regex(new RegExp(`^${ID_PREFIXES.event}_[0-9a-hjkmnp-tv-z]{26}$`), "an event id, evt_…")
+  // A ULID's first character is at most 7: anything above overflows its 48-bit time (and decodeTime throws).
+  .regex(new RegExp(`^${ID_PREFIXES.event}_[0-7][0-9a-hjkmnp-tv-z]{25}$`), "an event id, evt_…")
   .describe("Resume after this event id: only later events are sent.");
 
 export const listSettledEventsInput = z.strictObject({
