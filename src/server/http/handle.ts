@@ -96,6 +96,8 @@ export function jsonResponse(reply: Reply, requestId: string, limitHeaders: Reco
     "x-request-id": requestId,
   };
   if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
+  // A streamed answer (server-sent events) goes out as it is produced; the handler set its content-type.
+  if (reply.body instanceof ReadableStream) return new Response(reply.body, { status: reply.status, headers });
   // A replayed problem keeps its problem+json type.
   headers["content-type"] ??= "application/json";
   return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
