@@ -1,4 +1,5 @@
 import { newId } from "@/lib/ids";
+import { observeHttpRequest } from "@/server/metrics/observe";
 import type { Runtime } from "@/server/runtime";
 import { ServiceError } from "@/server/services/errors";
 import { bareProblem, handleRoute } from "./handle";
@@ -22,7 +23,15 @@ export async function dispatch(
   routes: readonly AnyRoute[],
   request: Request,
 ): Promise<Response> {
+  const started = performance.now();
   const match = matchRoute(routes, request.method, new URL(request.url).pathname);
+  const response = await answer(runtime, match, request);
+  // The declared template, never the raw path: one series per route, whatever ids come in (docs/operations.md).
+  observeHttpRequest(request.method, match.kind === "route" ? match.route.path : "unmatched", response.status, (performance.now() - started) / 1000);
+  return response;
+}
+
+async function answer(runtime: Runtime | (() => Promise<Runtime>), match: RouteMatch, request: Request): Promise<Response> {
   if (match.kind === "not_found") return notFoundRoute();
   if (match.kind === "method_not_allowed") return methodNotAllowed(match.allow);
   if (match.kind === "options") return optionsResponse(match.allow);

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Executor } from "@/server/db/types";
+import { observeWebhookAttempt } from "@/server/metrics/observe";
 import type { WebhookSigningKey } from "./asymmetric";
 import type { BreakerOptions } from "./breaker";
 import type { Claim } from "./claim";
@@ -68,5 +69,6 @@ export async function attemptDelivery(
   const outcome = await sendWebhook({ url: delivery.url, headers, body, allowPrivateTargets: deps.allowPrivateTargets, ...deps.send, agents: deps.agents });
   const recorder = deps.recorder ?? createAttemptRecorder(deps);
   const result = await recorder.record(delivery, outcome, sentAt);
+  observeWebhookAttempt({ result, errorClass: outcome.errorClass, dueAt: delivery.nextAttemptAt ?? delivery.createdAt, sentAt, first: delivery.attemptCount === 0 });
   return { result, outcome };
 }
