@@ -77,7 +77,11 @@ export const deliveryAttempts = pgTable(
     responseBody: text("response_body"),
     createdAt: createdAt(),
   },
-  (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.sentAt)],
+  (table) => [
+    index("delivery_attempts_delivery_idx").on(table.deliveryId, table.sentAt),
+    // The staff System page's last hour of attempts (services/system/overview.ts), read without a scan.
+    index("delivery_attempts_sent_idx").on(table.sentAt),
+  ],
 );
 
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE INDEX "delivery_attempts_sent_idx" ON "delivery_attempts" USING btree ("sent_at");
