@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../src/server/db/schema";
 import { answerMetricsScrape } from "../../src/server/metrics/endpoint";
+import { serveMetrics } from "../../src/server/metrics/serve";
 import { deliveryDepsFor } from "../../src/server/webhooks/start";
 import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
@@ -189,6 +190,24 @@ describe("what the metrics count", () => {
       expect(sample(text, "db_pool_connections", { state: "max" })).toBeGreaterThan(0);
       expect(sample(text, "db_pool_connections", { state: "in_use" }) + sample(text, "db_pool_connections", { state: "idle" })).toBeGreaterThan(0);
       expect(text).toMatch(/^db_pool_waiting_queries \d+$/m);
+    }
+  });
+});
+
+describe("a worker's METRICS_PORT", () => {
+  it("serves the same text at /metrics to the token, and nothing else", async () => {
+    const served = await serveMetrics(runtime, 0);
+    try {
+      const url = `http://127.0.0.1:${served.port}`;
+      const scraped = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain("webhook_deliveries_due ");
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+      expect((await fetch(`${url}/other`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+      expect((await fetch(`${url}/metrics`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    } finally {
+      await served.close();
     }
   });
 });

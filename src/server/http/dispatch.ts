@@ -1,6 +1,7 @@
 import { newId } from "@/lib/ids";
 import { observeHttpRequest } from "@/server/metrics/observe";
 import type { Runtime } from "@/server/runtime";
+import { withSpan } from "@/server/tracing/span";
 import { ServiceError } from "@/server/services/errors";
 import { bareProblem, handleRoute } from "./handle";
 import { API_PREFIX, type AnyRoute, type HttpMethod } from "./route";
@@ -25,9 +26,14 @@ export async function dispatch(
 ): Promise<Response> {
   const started = performance.now();
   const match = matchRoute(routes, request.method, new URL(request.url).pathname);
-  const response = await answer(runtime, match, request);
+  const route = match.kind === "route" ? match.route.path : "unmatched";
+  const response = await withSpan(`${request.method} ${route}`, { kind: "server", attributes: { "http.request.method": request.method, "http.route": route } }, async (span) => {
+    const answered = await answer(runtime, match, request);
+    span?.setAttribute("http.response.status_code", answered.status);
+    return answered;
+  });
   // The declared template, never the raw path: one series per route, whatever ids come in (docs/operations.md).
-  observeHttpRequest(request.method, match.kind === "route" ? match.route.path : "unmatched", response.status, (performance.now() - started) / 1000);
+  observeHttpRequest(request.method, route, response.status, (performance.now() - started) / 1000);
   return response;
 }
 

@@ -35,6 +35,8 @@ export const webhookDeliveries = pgTable(
     lastError: text("last_error"),
     deliveredAt: timestamptz("delivered_at"),
     failedAt: timestamptz("failed_at"),
+    /** W3C traceparent of the request that wrote the row, when traced: its attempts' spans link to it. */
+    traceParent: text("trace_parent"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
