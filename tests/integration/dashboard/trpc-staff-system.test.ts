@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { deliveryAttempts, webhookDeliveries, webhookEndpointBreakers } from "../../../src/server/db/schema";
+import { and, eq } from "drizzle-orm";
+import { auditLog, deliveryAttempts, webhookDeliveries, webhookEndpointBreakers } from "../../../src/server/db/schema";
 import { deliveryDepsFor } from "../../../src/server/webhooks/start";
 import { testClient, type TestClient } from "../../support/client";
 import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
@@ -89,6 +90,15 @@ describe("staff.system", () => {
         [failing.merchant.name, 1, 1],
       ].sort(),
     );
+  });
+
+  it("is audited as a staff read across merchants: one row for repeated refreshes", async () => {
+    const staffUser = { ...STAFF_SESSION, id: "usr_staff_system_audit" };
+    await dashboardAs(runtime, staffUser).staff.system();
+    await dashboardAs(runtime, staffUser).staff.system();
+    const rows = await runtime.database.db.select().from(auditLog).where(and(eq(auditLog.actorId, staffUser.id), eq(auditLog.action, "staff.system_viewed")));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actorType: "staff", merchantId: null, targetType: "system", targetId: "system" });
   });
 
   it("reports the pool of the answering process on a server, and none on the embedded database", async () => {

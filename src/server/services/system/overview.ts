@@ -2,6 +2,7 @@ import { desc, eq, gt, sql } from "drizzle-orm";
 import { deliveryAttempts, merchants, webhookDeliveries, webhookEndpointBreakers } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
 import type { PoolStats } from "@/server/db/types";
+import { recordStaffRead } from "../audit/record-staff-read";
 import { requireStaff, type ServiceContext } from "../context";
 import { readQueueState, type QueueState } from "./queue-state";
 
@@ -41,6 +42,8 @@ export interface SystemOverview {
  */
 export async function systemOverview({ ctx, pool }: { ctx: ServiceContext; pool: PoolStats | null }): Promise<SystemOverview> {
   requireStaff(ctx);
+  // It names merchants and their endpoints: audited like any staff read (one row per 15 minutes of refreshes).
+  await recordStaffRead({ ctx, input: { view: "system" } });
   const now = ctx.now();
   const start = new Date(now.getTime() - WINDOW_MINUTES * MINUTE_MS);
   const [queue, depth, perMinute, troubled, slowest] = await Promise.all([
