@@ -101,70 +101,72 @@ function MinuteTable({ minutes }: { minutes: View["minutes"] }) {
 
 function TroubledEndpoints({ endpoints }: { endpoints: View["troubledEndpoints"] }) {
   return (
-    <section className="card" aria-labelledby="troubled-heading">
-      <h2 id="troubled-heading">Endpoints with failures</h2>
-      {endpoints.length === 0 ? (
-        <p className="state">Every endpoint answered its last attempt.</p>
-      ) : (
-        <TableWrap label="Failing endpoints and their breakers">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Merchant</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Breaker</th>
-                <th scope="col" className="num">Failures in a row</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((endpoint) => (
-                <tr key={`${endpoint.merchantId} ${endpoint.url}`}>
-                  <td>
-                    <Link href={`/dashboard/staff/merchants/${endpoint.merchantId}`}>{endpoint.merchantName}</Link>
-                  </td>
-                  <td className="wrap">{endpoint.url}</td>
-                  <td>{breakerLabel(endpoint)}</td>
-                  <td className="num">{endpoint.consecutiveFailures}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-    </section>
+    <EndpointSection
+      title="Endpoints with failures"
+      tableLabel="Failing endpoints and their breakers"
+      empty="Every endpoint answered its last attempt."
+      columns={[{ label: "Breaker" }, { label: "Failures in a row", numeric: true }]}
+      endpoints={endpoints}
+      cells={(endpoint) => [breakerLabel(endpoint), endpoint.consecutiveFailures]}
+    />
   );
 }
 
 function SlowestEndpoints({ endpoints }: { endpoints: View["slowestEndpoints"] }) {
   return (
-    <section className="card" aria-labelledby="slowest-heading">
-      <h2 id="slowest-heading">Slowest endpoints, last hour</h2>
-      {endpoints.length === 0 ? (
-        <p className="state">No attempts in the last hour.</p>
+    <EndpointSection
+      title="Slowest endpoints, last hour"
+      tableLabel="Endpoint latencies"
+      empty="No attempts in the last hour."
+      columns={["p95", "Average", "Attempts", "Failed"].map((label) => ({ label, numeric: true }))}
+      endpoints={endpoints}
+      cells={(endpoint) => [formatMs(endpoint.p95Ms), formatMs(endpoint.avgMs), endpoint.attempts, endpoint.failures]}
+    />
+  );
+}
+
+/** A card listing endpoints by merchant (linked to the staff view of the merchant) and URL, then `columns`. */
+function EndpointSection<E extends { merchantId: string; merchantName: string; url: string }>(props: {
+  title: string;
+  tableLabel: string;
+  empty: string;
+  /** The columns after merchant and endpoint; numeric ones are right-aligned. */
+  columns: { label: string; numeric?: boolean }[];
+  endpoints: E[];
+  cells: (endpoint: E) => (string | number)[];
+}) {
+  const headingId = `${props.title.toLowerCase().replace(/\W+/g, "-")}-heading`;
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{props.title}</h2>
+      {props.endpoints.length === 0 ? (
+        <p className="state">{props.empty}</p>
       ) : (
-        <TableWrap label="Endpoint latencies">
+        <TableWrap label={props.tableLabel}>
           <table className="table">
             <thead>
               <tr>
                 <th scope="col">Merchant</th>
                 <th scope="col">Endpoint</th>
-                <th scope="col" className="num">p95</th>
-                <th scope="col" className="num">Average</th>
-                <th scope="col" className="num">Attempts</th>
-                <th scope="col" className="num">Failed</th>
+                {props.columns.map((column) => (
+                  <th key={column.label} scope="col" className={column.numeric ? "num" : undefined}>
+                    {column.label}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
-              {endpoints.map((endpoint) => (
+              {props.endpoints.map((endpoint) => (
                 <tr key={`${endpoint.merchantId} ${endpoint.url}`}>
                   <td>
                     <Link href={`/dashboard/staff/merchants/${endpoint.merchantId}`}>{endpoint.merchantName}</Link>
                   </td>
                   <td className="wrap">{endpoint.url}</td>
-                  <td className="num">{formatMs(endpoint.p95Ms)}</td>
-                  <td className="num">{formatMs(endpoint.avgMs)}</td>
-                  <td className="num">{endpoint.attempts}</td>
-                  <td className="num">{endpoint.failures}</td>
+                  {props.cells(endpoint).map((cell, i) => (
+                    <td key={props.columns[i]!.label} className={props.columns[i]!.numeric ? "num" : undefined}>
+                      {cell}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>
