@@ -25,11 +25,11 @@ export function QueueChart({ minutes }: { minutes: SystemView["minutes"] }) {
           <CartesianGrid strokeDasharray="3 3" stroke="#d9dce1" />
           <XAxis dataKey="time" tick={{ fontSize: 12 }} minTickGap={24} />
           <YAxis yAxisId="due" allowDecimals={false} tick={{ fontSize: 12 }} width={40} />
-          <YAxis yAxisId="lag" orientation="right" tick={{ fontSize: 12 }} width={48} unit=" ms" />
+          <YAxis yAxisId="lag" orientation="right" tick={{ fontSize: 12 }} width={48} />
           <Tooltip />
           <Legend />
           <Bar yAxisId="due" dataKey="due" name="Due, not sent" fill="#3b4fd8" isAnimationActive={false} />
-          <Line yAxisId="lag" dataKey="lag" name="Lag p99 (ms)" stroke="#b42318" dot={false} connectNulls={false} isAnimationActive={false} />
+          <Line yAxisId="lag" dataKey="lag" name="Lag p99 (ms)" stroke="#b42318" dot={{ r: 2 }} connectNulls={false} isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
     </div>
