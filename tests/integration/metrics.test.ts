@@ -89,6 +89,27 @@ describe("GET /api/v1/metrics: who may scrape", () => {
     expect(text).not.toContain(TOKEN);
   });
 
+  it("leaves no trace when unset, whatever the method; with a token, other methods get 405 and OPTIONS 204", async () => {
+    const off = await createTestRuntime();
+    try {
+      for (const method of ["GET", "HEAD", "POST", "DELETE", "OPTIONS"]) {
+        const response = await answerMetricsScrape(off, new Request("http://localhost/api/v1/metrics", { method, headers: { authorization: `Bearer ${TOKEN}` } }));
+        expect(response.status, method).toBe(404);
+      }
+    } finally {
+      await off.close();
+    }
+    const at = (method: string, headers: Record<string, string> = {}) => answerMetricsScrape(runtime, new Request("http://localhost/api/v1/metrics", { method, headers }));
+    const post = await at("POST", { authorization: `Bearer ${TOKEN}` });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await at("OPTIONS")).status).toBe(204);
+    expect((await at("HEAD")).status).toBe(401);
+    const head = await at("HEAD", { authorization: `Bearer ${TOKEN}` });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+
   it("refuses a merchant's API key: the metrics are the operator's, not a merchant's", async () => {
     const response = await scrape({ authorization: `Bearer ${shop.apiKey}` });
     expect(response.status).toBe(401);
