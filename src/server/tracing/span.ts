@@ -5,15 +5,17 @@ import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type Link, type 
  * starts the SDK (tracing/start.ts, only when OTEL_EXPORTER_OTLP_ENDPOINT is set) there is no tracer here and
  * every helper is one null check: no span objects, no context switches, nothing exported.
  */
-let tracer: Tracer | null = null;
+// On globalThis: Next.js bundles the instrumentation hook (which starts the SDK) apart from the routes (which make
+// the spans), each with its own copy of this module.
+const shared = ((globalThis as typeof globalThis & { __mpsTracing?: { tracer: Tracer | null } }).__mpsTracing ??= { tracer: null });
 
 /** Set by tracing/start.ts once the SDK is registered (and by tests around an in-memory exporter). */
 export function useTracer(next: Tracer | null): void {
-  tracer = next;
+  shared.tracer = next;
 }
 
 export function tracingEnabled(): boolean {
-  return tracer !== null;
+  return shared.tracer !== null;
 }
 
 export interface SpanInput {
@@ -28,6 +30,7 @@ const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: Span
 
 /** Runs `fn` inside a span named `name` (the active span for what it calls); errors mark the span and rethrow. */
 export function withSpan<T>(name: string, input: SpanInput, fn: (span: Span | null) => Promise<T>): Promise<T> {
+  const tracer = shared.tracer;
   if (!tracer) return fn(null);
   const options = { attributes: input.attributes, kind: KINDS[input.kind ?? "internal"], root: input.root, links: input.links };
   return tracer.startActiveSpan(name, options, async (span) => {
