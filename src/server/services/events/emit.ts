@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
+import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
 import { requireMerchantId, type ServiceContext } from "../context";
 
@@ -23,7 +24,15 @@ export interface EmitEventInput {
  * the query builder would take three round trips (insert, read settings, insert). A delivery inserted also
  * notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts): it is attempted at once.
  */
-export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
+export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
+  return withSpan("outbox.write", { attributes: { "event.type": input.type } }, async (span) => {
+    const written = await writeEvent(ctx, input, traceParentOf(span));
+    span?.setAttributes({ "event.id": written.event.id, "webhook.delivery_id": written.deliveryId ?? "" });
+    return written;
+  });
+}
+
+async function writeEvent(ctx: ServiceContext, input: EmitEventInput, traceParent: string | null): Promise<{ event: EventRow; deliveryId: string | null }> {
   const merchantId = requireMerchantId(ctx);
   const now = ctx.now();
   const event: EventRow = { id: newId("event"), merchantId, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
@@ -33,8 +42,8 @@ export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: Em
       insert into ${events} (id, merchant_id, type, data, subject_id, created_at)
       values (${event.id}, ${merchantId}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
     )
-    insert into ${webhookDeliveries} (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-    select ${newId("delivery")}, m.id, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
+    insert into ${webhookDeliveries} (id, merchant_id, event_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
+    select ${newId("delivery")}, m.id, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${traceParent}, ${at}::text::timestamptz, ${at}::text::timestamptz
     from ${merchants} m
     where m.id = ${merchantId} and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);
