@@ -2,7 +2,8 @@ import { z } from "zod";
 import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
-import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
+import { getTableColumns } from "drizzle-orm";
+import { payments, paymentStatuses, type PaymentRow } from "@/server/db/schema";
 import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
 
@@ -93,24 +94,16 @@ export const staffPaymentSchema = paymentSchema.extend({
 });
 export type StaffPayment = z.infer<typeof staffPaymentSchema>;
 
-/** The columns a Payment is rendered from, with timestamps of whatever type `T` the reader has them in. */
-export type PaymentColumns<T> = Pick<PaymentRow, "id" | "externalId" | "amount" | "currency" | "status" | "reference" | "invoiceId" | "method" | "network"> & {
-  metadata: unknown;
-  occurredAt: T | null;
-  confirmedAt: T | null;
-  failedAt: T | null;
-  reconciledAt: T | null;
-  createdAt: T;
-  updatedAt: T;
-};
+/** The columns a Payment shows: the table's, less whose it is and the staff's reconciliation notes. */
+const { merchantId: _merchantId, reconciledBy: _reconciledBy, reconciliationNote: _note, ...columns } = getTableColumns(payments);
+export const paymentColumns = columns;
+type PaymentColumns = { [K in keyof typeof paymentColumns]: PaymentRow[K] };
 
-/**
- * The payment as clients see it, field for field in the API's order; `time` renders a timestamp as ISO 8601
- * UTC with milliseconds. Every rendering goes through here (drizzle rows with `Date`s in `toPayment`, the two
- * reads' text rows in payment-text-row.ts), so they can only differ in how they print a time.
- */
-export function renderPayment<T>(row: PaymentColumns<T>, time: (value: T) => string): Payment {
-  const optional = (value: T | null) => (value === null ? null : time(value));
+const iso = (date: Date) => date.toISOString();
+const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
+
+/** The payment as clients see it, field for field in the API's order; timestamps as ISO 8601 UTC with milliseconds. */
+export function toPayment(row: PaymentColumns): Payment {
   return {
     id: row.id,
     externalId: row.externalId,
@@ -121,20 +114,14 @@ export function renderPayment<T>(row: PaymentColumns<T>, time: (value: T) => str
     invoiceId: row.invoiceId,
     method: row.method,
     network: row.network,
-    metadata: row.metadata as Payment["metadata"],
-    occurredAt: optional(row.occurredAt),
-    confirmedAt: optional(row.confirmedAt),
-    failedAt: optional(row.failedAt),
-    reconciledAt: optional(row.reconciledAt),
-    createdAt: time(row.createdAt),
-    updatedAt: time(row.updatedAt),
+    metadata: row.metadata,
+    occurredAt: isoOrNull(row.occurredAt),
+    confirmedAt: isoOrNull(row.confirmedAt),
+    failedAt: isoOrNull(row.failedAt),
+    reconciledAt: isoOrNull(row.reconciledAt),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
-}
-
-const isoOfDate = (date: Date) => date.toISOString();
-
-export function toPayment(row: PaymentRow): Payment {
-  return renderPayment(row, isoOfDate);
 }
 
 export function toStaffPayment(row: PaymentRow): StaffPayment {
