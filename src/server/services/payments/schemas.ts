@@ -3,9 +3,11 @@ import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input"
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
 import { getTableColumns } from "drizzle-orm";
+import { createSelectSchema } from "drizzle-zod";
 import { payments, paymentStatuses, type PaymentRow } from "@/server/db/schema";
 import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
+import { isoTimestamp, rowShape } from "../row-shape";
 
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
@@ -63,75 +65,42 @@ export const confirmPaymentInput = z
   .superRefine(amountInCurrency);
 export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
-const timestamp = z.iso.datetime();
-
-/** The Payment as clients see it (docs/api-contract.md, "Shapes"); timestamps are ISO 8601 UTC strings. */
-export const paymentSchema = z.object({
-  id: z.string(),
-  externalId: z.string(),
-  amount: z.string(),
-  currency: z.string(),
-  status: z.enum(paymentStatuses),
-  reference: z.string().nullable(),
-  invoiceId: z.string().nullable(),
-  method: z.string().nullable(),
-  network: z.string().nullable(),
+/**
+ * The payment table's row as a zod schema (drizzle-zod): text, numeric (a string) and the status enum as the
+ * table declares them; timestamps as ISO strings, metadata a JSON object.
+ */
+const paymentRowSchema = createSelectSchema(payments, {
   metadata: z.record(z.string(), z.unknown()),
-  occurredAt: timestamp.nullable(),
-  confirmedAt: timestamp.nullable(),
-  failedAt: timestamp.nullable(),
-  reconciledAt: timestamp.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-}).meta({ id: "Payment" });
+  occurredAt: () => isoTimestamp,
+  confirmedAt: () => isoTimestamp,
+  failedAt: () => isoTimestamp,
+  reconciledAt: () => isoTimestamp,
+  createdAt: () => isoTimestamp,
+  updatedAt: () => isoTimestamp,
+});
+
+/** The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is and staff's notes. */
+export const paymentSchema = paymentRowSchema
+  .omit({ merchantId: true, reconciledBy: true, reconciliationNote: true })
+  .meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 
 /** What support staff see: the payment, whose it is, and the reconciliation details. */
-export const staffPaymentSchema = paymentSchema.extend({
-  merchantId: z.string(),
-  reconciledBy: z.string().nullable(),
-  reconciliationNote: z.string().nullable(),
-});
+export const staffPaymentSchema = paymentSchema.extend(
+  paymentRowSchema.pick({ merchantId: true, reconciledBy: true, reconciliationNote: true }).shape,
+);
 export type StaffPayment = z.infer<typeof staffPaymentSchema>;
 
-/** The columns a Payment shows: the table's, less whose it is and the staff's reconciliation notes. */
-const { merchantId: _merchantId, reconciledBy: _reconciledBy, reconciliationNote: _note, ...columns } = getTableColumns(payments);
-export const paymentColumns = columns;
-type PaymentColumns = { [K in keyof typeof paymentColumns]: PaymentRow[K] };
+/** The columns a Payment is read from (the list's and get's select). */
+export const paymentColumns = pickColumns(getTableColumns(payments), Object.keys(paymentSchema.shape) as (keyof Payment)[]);
 
-const iso = (date: Date) => date.toISOString();
-const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
+function pickColumns<C extends Record<string, unknown>, K extends keyof C>(columns: C, keys: K[]): Pick<C, K> {
+  return Object.fromEntries(keys.map((key) => [key, columns[key]])) as Pick<C, K>;
+}
 
 /** The payment as clients see it, field for field in the API's order; timestamps as ISO 8601 UTC with milliseconds. */
-export function toPayment(row: PaymentColumns): Payment {
-  return {
-    id: row.id,
-    externalId: row.externalId,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    reference: row.reference,
-    invoiceId: row.invoiceId,
-    method: row.method,
-    network: row.network,
-    metadata: row.metadata,
-    occurredAt: isoOrNull(row.occurredAt),
-    confirmedAt: isoOrNull(row.confirmedAt),
-    failedAt: isoOrNull(row.failedAt),
-    reconciledAt: isoOrNull(row.reconciledAt),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-  };
-}
-
-export function toStaffPayment(row: PaymentRow): StaffPayment {
-  return {
-    ...toPayment(row),
-    merchantId: row.merchantId,
-    reconciledBy: row.reconciledBy,
-    reconciliationNote: row.reconciliationNote,
-  };
-}
+export const toPayment = rowShape<typeof paymentSchema, Pick<PaymentRow, keyof Payment>>(paymentSchema, { isoDates: true });
+export const toStaffPayment = rowShape<typeof staffPaymentSchema, PaymentRow>(staffPaymentSchema, { isoDates: true });
 
 export const listPaymentsInput = z.strictObject({
   ...pageQuery,
