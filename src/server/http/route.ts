@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
-import type { RateLimitPolicy } from "./rate-limit";
+import type { RateLimitPolicy } from "@/server/rate-limit/limits";
 import type { ErrorCode } from "@/server/services/error-codes";
 import type { StreamedBodyDeclaration } from "./body";
 
