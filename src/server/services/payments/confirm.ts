@@ -89,14 +89,7 @@ export async function confirmPayment({
         status: data.status,
         ...statusTimestamps(data.status, now),
         // Details sent with the transition complete the record; omitted ones keep their value.
-        ...definedOnly({
-          reference: data.reference,
-          invoiceId: data.invoiceId,
-          method: data.method,
-          network: data.network,
-          metadata: data.metadata,
-          occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
-        }),
+        ...definedOnly(detailsOf(data)),
         updatedAt: now,
       })
       .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId)))
@@ -118,12 +111,7 @@ async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmDat
       amount: data.amount,
       currency: data.currency,
       status: data.status,
-      reference: data.reference,
-      invoiceId: data.invoiceId,
-      method: data.method,
-      network: data.network,
-      metadata: data.metadata,
-      occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
+      ...detailsOf(data),
       ...statusTimestamps(data.status, now),
       createdAt: now,
       updatedAt: now,
@@ -131,6 +119,18 @@ async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmDat
     .onConflictDoNothing({ target: [payments.merchantId, payments.externalId] })
     .returning();
   return inserted;
+}
+
+/** The optional details a confirm may send; undefined where not sent (the column's default, or left as it is). */
+function detailsOf(data: ConfirmData) {
+  return {
+    reference: data.reference,
+    invoiceId: data.invoiceId,
+    method: data.method,
+    network: data.network,
+    metadata: data.metadata,
+    occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
+  };
 }
 
 function statusTimestamps(status: PaymentStatus, now: Date) {
