@@ -15,5 +15,6 @@ export const eventTypes = [
   "invoice.paid",
   "invoice.expired",
   "invoice.voided",
+  "webhook.endpoint_disabled",
 ] as const;
 export type EventType = (typeof eventTypes)[number];

@@ -13,6 +13,7 @@ export function deliveryDepsFor(runtime: Runtime, overrides: Partial<DeliveryDep
     allowPrivateTargets: runtime.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     authSecret: runtime.env.AUTH_SECRET,
     signingKeys: runtime.env.WEBHOOK_SIGNING_KEY,
+    disableAfterMs: runtime.env.WEBHOOK_DISABLE_AFTER,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
+import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
 
 /**
@@ -22,6 +23,7 @@ export const routes: readonly AnyRoute[] = [
   ...paymentRoutes,
   ...invoiceRoutes,
   ...webhookRoutes,
+  ...webhookEndpointRoutes,
   ...reconciliationRoutes,
 ];
 

@@ -51,7 +51,8 @@ export const retryFailedDeliveriesInput = z.strictObject({
 export type RetryFailedDeliveriesInput = z.input<typeof retryFailedDeliveriesInput>;
 
 export const sendTestWebhookInput = z.strictObject({
-  url: z.string().max(2048).optional().describe("Defaults to the merchant's configured webhook URL."),
+  url: z.string().max(2048).optional().describe("Defaults to the endpoint's URL."),
+  endpointId: z.string().max(100).optional().describe("The endpoint whose secret signs the test (and whose URL it goes to unless `url` is given); defaults to the default endpoint."),
   dryRun: z.boolean().default(false).describe("Only check whether the URL is usable; send nothing."),
 });
 export type SendTestWebhookInput = z.input<typeof sendTestWebhookInput>;
