@@ -15,6 +15,7 @@ import { createLogger } from "@/server/log";
 import { createRuntime } from "@/server/runtime";
 import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
 import { startWorkerFor } from "@/server/webhooks/start";
+import { startEventPruner } from "@/server/webhooks/event-pruner";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 
 async function main() {
@@ -44,6 +45,7 @@ async function main() {
     deps: values.timeout ? { send: { totalTimeoutMs: parseDuration(values.timeout), connectTimeoutMs: Math.min(parseDuration(values.timeout), 5_000) } } : {},
   });
   startExpirySweeper(runtime);
+  startEventPruner(runtime);
   log.info({ database: database.kind }, "worker ready");
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -171,6 +171,28 @@ export const securityFixtures: Record<string, SecurityFixture> = {
     kind: "resource",
     request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}/rotate-secret` }),
   },
+  "GET /event": {
+    kind: "list",
+    seed: async (ctx, merchant) => {
+      const payment = await createPayment(ctx, merchant.apiKey);
+      const events = await ctx.api.get("/event", { key: merchant.apiKey, query: { subjectId: payment } });
+      return events.body.data[0].id;
+    },
+    request: () => ({ path: "/event" }),
+  },
+  "GET /event/{id}": {
+    kind: "resource",
+    request: async (ctx) => {
+      const payment = await createPayment(ctx, ctx.owner.apiKey);
+      const events = await ctx.api.get("/event", { key: ctx.owner.apiKey, query: { subjectId: payment } });
+      return { path: `/event/${events.body.data[0].id}` };
+    },
+  },
+  "GET /webhook/delivery": {
+    kind: "list",
+    seed: ({ runtime }, merchant) => seedFailedDelivery(runtime.database.db, merchant.merchant.id),
+    request: () => ({ path: "/webhook/delivery" }),
+  },
   "POST /reconciliation": {
     kind: "action",
     request: () => ({ path: "/reconciliation", ...settlementFile() }),

@@ -1,5 +1,6 @@
 import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
+import { eventRoutes } from "./events";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
@@ -24,6 +25,7 @@ export const routes: readonly AnyRoute[] = [
   ...invoiceRoutes,
   ...webhookRoutes,
   ...webhookEndpointRoutes,
+  ...eventRoutes,
   ...reconciliationRoutes,
 ];
 

@@ -17,6 +17,9 @@ export const STAFF_READ_ACTIONS = {
   reconciliations: "staff.reconciliations_viewed",
   invoices: "staff.invoices_viewed",
   invoice: "staff.invoice_viewed",
+  events: "staff.events_viewed",
+  event: "staff.event_viewed",
+  deliveries: "staff.deliveries_viewed",
 } as const;
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 

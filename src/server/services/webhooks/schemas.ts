@@ -40,6 +40,20 @@ export const listFailedDeliveriesInput = z.strictObject({
 }).superRefine(startNotAfterEnd("since", "until"));
 export type ListFailedDeliveriesInput = z.input<typeof listFailedDeliveriesInput>;
 
+export const listDeliveriesInput = z.strictObject({
+  ...pageQuery,
+  status: z.preprocess(
+    (value: string | string[]) => (typeof value === "string" ? value.split(",").filter((part) => part !== "") : value),
+    z.array(z.enum(deliveryStatuses)).max(deliveryStatuses.length),
+  ).optional().describe("One or more statuses (repeat the parameter, or separate with commas)."),
+  eventType: eventTypeList.optional(),
+  endpointId: z.string().max(100).optional(),
+  eventId: z.string().max(100).optional().describe("The deliveries of one event."),
+  since: isoDate.optional().describe("Deliveries created at or after this time."),
+  until: isoDate.optional().describe("Deliveries created before this time."),
+}).superRefine(startNotAfterEnd("since", "until"));
+export type ListDeliveriesInput = z.input<typeof listDeliveriesInput>;
+
 export const deliveryIdParams = z.strictObject({ id: z.string().max(100) });
 
 export const retryFailedDeliveriesInput = z.strictObject({
@@ -78,6 +92,7 @@ export const deliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),
   eventType,
+  endpointId: z.string().describe("The endpoint it goes to (`we_…`)."),
   status: z.enum(deliveryStatuses),
   url: z.string(),
   attemptCount: z.number().int(),
@@ -165,6 +180,7 @@ export function toDelivery(row: WebhookDeliveryRow, event: Pick<EventRow, "id" |
     id: row.id,
     eventId: row.eventId,
     eventType: event.type,
+    endpointId: row.endpointId,
     status: row.status,
     url: row.url,
     attemptCount: row.attemptCount,

@@ -1,0 +1,46 @@
+import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
+import { events, webhookDeliveries } from "@/server/db/schema";
+import { recordStaffRead } from "../audit/record-staff-read";
+import { requireMerchantId, type ServiceContext } from "../context";
+import { byCursorAt, decodeCursor, toPage } from "../pagination";
+import { validateInput } from "../validate";
+import { listDeliveriesInput, toDelivery, type ListDeliveriesInput } from "./schemas";
+
+/**
+ * Every delivery of the merchant, whatever its status (docs/webhooks.md, "All deliveries"), newest first,
+ * keyset-paginated on (created_at, id); filters by status, event type, endpoint, event and creation time.
+ * The failed list (list-failed.ts) is this list with `status=failed`, kept for round-1 clients.
+ */
+export async function listDeliveries({ ctx, input }: { ctx: ServiceContext; input: ListDeliveriesInput }) {
+  const merchantId = requireMerchantId(ctx);
+  const { limit, cursor, status, eventType, endpointId, eventId, since, until } = validateInput(listDeliveriesInput, input, "query");
+  const scope = `deliveries:${merchantId}`;
+  const position = decodeCursor(ctx, scope, cursor);
+  await recordStaffRead({ ctx, input: { view: "deliveries" } });
+  const conditions: (SQL | undefined)[] = [
+    eq(webhookDeliveries.merchantId, merchantId),
+    status && status.length > 0 ? inArray(webhookDeliveries.status, status) : undefined,
+    eventType && eventType.length > 0 ? inArray(events.type, eventType) : undefined,
+    endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,
+    eventId ? eq(webhookDeliveries.eventId, eventId) : undefined,
+    since ? gte(webhookDeliveries.createdAt, new Date(since)) : undefined,
+    until ? lt(webhookDeliveries.createdAt, new Date(until)) : undefined,
+    position ? afterPosition(webhookDeliveries.createdAt, webhookDeliveries.id, position) : undefined,
+  ];
+  const rows = await ctx.db
+    .select({ delivery: webhookDeliveries, event: events, cursorAt: keysetTimestamp(webhookDeliveries.createdAt) })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(and(...conditions))
+    .orderBy(...newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id))
+    .limit(limit + 1);
+  return toPage(
+    ctx,
+    scope,
+    rows.map((row) => ({ ...row, id: row.delivery.id })),
+    limit,
+    (row) => toDelivery(row.delivery, row.event),
+    byCursorAt,
+  );
+}
