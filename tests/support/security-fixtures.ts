@@ -171,6 +171,13 @@ export const securityFixtures: Record<string, SecurityFixture> = {
     kind: "resource",
     request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}/rotate-secret` }),
   },
+  "POST /webhook/endpoint/{id}/recover": {
+    kind: "resource",
+    request: async (ctx) => ({
+      path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}/recover`,
+      body: { since: "2026-01-01T00:00:00Z" },
+    }),
+  },
   "GET /event": {
     kind: "list",
     seed: async (ctx, merchant) => {

@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { webhookEndpoints } from "@/server/db/schema";
+import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
 import type { Transaction } from "@/server/db/types";
 import { disableEndpoint } from "@/server/services/webhook-endpoints/state";
 import type { AttemptOutcome } from "./http-sender";
@@ -36,13 +36,16 @@ export async function recordEndpointHealth(tx: Transaction, attempts: readonly H
       .where(and(inArray(webhookEndpoints.id, answered), isNotNull(webhookEndpoints.failingSince)));
   }
   if (failing.length === 0) return;
-  const rows = await tx
-    .select()
-    .from(webhookEndpoints)
-    .where(and(inArray(webhookEndpoints.id, failing), eq(webhookEndpoints.status, "enabled")))
-    .for("update");
+  // Locked, so attempts recorded concurrently for one endpoint take turns here and each sees the other's verdict.
+  const rows = await tx.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, failing)).for("update");
   for (const row of rows) {
-    if (last.get(row.id)!.gone) {
+    if (row.status === "disabled") {
+      // Disabled while this attempt was in flight: its delivery waits with the others (state.ts).
+      await tx
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: null })
+        .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), ne(webhookDeliveries.nextTrigger, "test")));
+    } else if (last.get(row.id)!.gone) {
       await disableEndpoint(tx, { endpoint: row, reason: "gone", now });
     } else if (row.failingSince === null) {
       await tx.update(webhookEndpoints).set({ failingSince: now }).where(eq(webhookEndpoints.id, row.id));

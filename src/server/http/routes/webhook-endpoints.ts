@@ -2,6 +2,7 @@ import { EXAMPLE_ENDPOINT, EXAMPLE_TIME, EXAMPLE_WEBHOOK_SECRET } from "@/server
 import { createEndpoint } from "@/server/services/webhook-endpoints/create";
 import { deleteEndpoint } from "@/server/services/webhook-endpoints/delete";
 import { getEndpoint, listEndpoints } from "@/server/services/webhook-endpoints/list";
+import { recoverEndpoint } from "@/server/services/webhook-endpoints/recover";
 import { rotateEndpointSecretOf } from "@/server/services/webhook-endpoints/rotate-secret";
 import {
   createdEndpointSchema,
@@ -9,6 +10,8 @@ import {
   endpointIdParams,
   endpointListSchema,
   endpointSchema,
+  recoverInput,
+  recoverResultSchema,
   rotatedEndpointSecretSchema,
   updateEndpointInput,
 } from "@/server/services/webhook-endpoints/schemas";
@@ -116,6 +119,26 @@ export const rotateEndpointSecretRoute = defineRoute({
   handler: async ({ ctx, params }) => ({ status: 200, body: await rotateEndpointSecretOf({ ctx, input: params }) }),
 });
 
+// POST /api/v1/webhook/endpoint/{id}/recover – send the events of a window again
+export const recoverEndpointRoute = defineRoute({
+  operationId: "recoverWebhookEndpoint",
+  method: "POST",
+  path: "/webhook/endpoint/{id}/recover",
+  summary: "Send an endpoint the events of a time window again",
+  description:
+    "Every event created in [since, until) (until: now) that the endpoint subscribes to is sent to it again, as new " +
+    "deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. At most 10,000 " +
+    "events per call (a larger window answers 400 on `since`). A disabled endpoint's deliveries wait until it is enabled.",
+  tags,
+  auth: "api_key",
+  params: endpointIdParams,
+  body: recoverInput,
+  bodyExample: { since: EXAMPLE_TIME },
+  responses: { 202: { description: "How many deliveries were queued.", schema: recoverResultSchema, example: { count: 42 } } },
+  errors: ["webhook_url_missing"],
+  handler: async ({ ctx, params, body }) => ({ status: 202, body: await recoverEndpoint({ ctx, input: { ...body, id: params.id } }) }),
+});
+
 export const webhookEndpointRoutes = [
   createEndpointRoute,
   listEndpointsRoute,
@@ -123,4 +146,5 @@ export const webhookEndpointRoutes = [
   updateEndpointRoute,
   deleteEndpointRoute,
   rotateEndpointSecretRoute,
+  recoverEndpointRoute,
 ];
