@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { events, webhookDeliveries } from "@/server/db/schema";
-import { recordStaffRead } from "../audit/record-staff-read";
+import type { z } from "zod";
+import { recordStaffRead, type StaffView } from "../audit/record-staff-read";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { validateInput } from "../validate";
@@ -13,11 +14,20 @@ import { listDeliveriesInput, toDelivery, type ListDeliveriesInput } from "./sch
  * The failed list (list-failed.ts) is this list with `status=failed`, kept for round-1 clients.
  */
 export async function listDeliveries({ ctx, input }: { ctx: ServiceContext; input: ListDeliveriesInput }) {
+  return queryDeliveries(ctx, validateInput(listDeliveriesInput, input, "query"), { list: "deliveries", view: "deliveries" });
+}
+
+/** The query behind both lists; each has its own cursor scope and staff-read view. */
+export async function queryDeliveries(
+  ctx: ServiceContext,
+  filters: z.output<typeof listDeliveriesInput>,
+  names: { list: string; view: StaffView },
+) {
   const merchantId = requireMerchantId(ctx);
-  const { limit, cursor, status, eventType, endpointId, eventId, since, until } = validateInput(listDeliveriesInput, input, "query");
-  const scope = `deliveries:${merchantId}`;
+  const { limit, cursor, status, eventType, endpointId, eventId, since, until } = filters;
+  const scope = `${names.list}:${merchantId}`;
   const position = decodeCursor(ctx, scope, cursor);
-  await recordStaffRead({ ctx, input: { view: "deliveries" } });
+  await recordStaffRead({ ctx, input: { view: names.view } });
   const conditions: (SQL | undefined)[] = [
     eq(webhookDeliveries.merchantId, merchantId),
     status && status.length > 0 ? inArray(webhookDeliveries.status, status) : undefined,
