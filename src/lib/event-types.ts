@@ -11,6 +11,7 @@ export const eventTypes = [
   "webhook.test",
   "invoice.created",
   "invoice.payment_received",
+  "invoice.payment_failed",
   "invoice.processing",
   "invoice.paid",
   "invoice.expired",

@@ -44,4 +44,23 @@ describe("invoice events reach the merchant", () => {
     expect(paid.data).toMatchObject({ status: "paid", amountPaid: "12.00", orderId: "o-1" });
     expect(bodies.filter((body) => body.data.id === other.id).map((body) => body.type).sort()).toEqual(["invoice.created", "invoice.voided"]);
   });
+
+  it("a pending payment that fails moves a processing invoice back to open, and invoice.payment_failed says so", async () => {
+    const invoice = (await api.post("/invoice", { key: shop.apiKey, body: { amount: "30.00", currency: "EUR" } })).body;
+    const ext = externalId("reopen");
+    await api.post("/payment/confirm", { key: shop.apiKey, body: { externalId: ext, amount: "30.00", currency: "EUR", status: "pending", invoiceId: invoice.id } });
+    await api.post("/payment/confirm", { key: shop.apiKey, body: { externalId: ext, amount: "30.00", currency: "EUR", status: "failed" } });
+
+    await deliverDueNow(deliveryDepsFor(runtime));
+    const verifier = new Webhook(shop.webhookSecret);
+    const forInvoice = receiver.received
+      .map((request) => verifier.verify(request.body, request.headers) as { type: string; data: { id: string; status: string; amountPending: string } })
+      .filter((body) => body.data.id === invoice.id);
+    // Deliveries run concurrently, so arrival order is not the events' order: compare them as a set.
+    expect(forInvoice.map((body) => `${body.type} ${body.data.status}`).sort()).toEqual(
+      ["invoice.created open", "invoice.payment_received processing", "invoice.processing processing", "invoice.payment_failed open"].sort(),
+    );
+    expect(forInvoice.find((body) => body.type === "invoice.payment_failed")!.data.amountPending).toBe("0.00");
+    expect((await api.get(`/invoice/${invoice.id}`, { key: shop.apiKey })).body).toMatchObject({ status: "open", amountPending: "0.00" });
+  });
 });

@@ -68,6 +68,10 @@ const producers: Record<EventType, () => Promise<unknown>> = {
     const invoice = await createInvoice();
     await confirm({ externalId: "tx-invoice-part", amount: "5.00", invoiceId: invoice.id });
   },
+  "invoice.payment_failed": async () => {
+    const invoice = await createInvoice();
+    await confirm({ externalId: "tx-invoice-failed", status: "failed", invoiceId: invoice.id });
+  },
   "invoice.processing": async () => {
     const invoice = await createInvoice();
     await confirm({ externalId: "tx-invoice-pending", status: "pending", invoiceId: invoice.id });

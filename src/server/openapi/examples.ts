@@ -56,7 +56,7 @@ export const EXAMPLE_PAYMENT = {
   currency: "EUR",
   status: "confirmed",
   reference: "order-1042",
-  invoiceId: "inv_2026_0042",
+  invoiceId: EXAMPLE_IDS.invoice,
   method: "card",
   network: null,
   metadata: { orderId: "1042", channel: "web" },

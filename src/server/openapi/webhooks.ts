@@ -104,6 +104,14 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
     data: invoiceSchema,
     example: { ...EXAMPLE_OPEN_INVOICE, amountPaid: "10.00", amountRemaining: "9.99", statusDetail: "partially_paid" },
   },
+  "invoice.payment_failed": {
+    summary: "A payment on an invoice failed",
+    description:
+      "Sent when a failed payment is attached to the invoice, or an attached pending payment fails. It counts for nothing; " +
+      "if the invoice was `processing` on that payment, it is `open` again. `data` is the Invoice as it now is.",
+    data: invoiceSchema,
+    example: EXAMPLE_OPEN_INVOICE,
+  },
   "invoice.processing": {
     summary: "An invoice is covered by payments still pending",
     description: "Sent when confirmed plus pending payments reach the amount before the confirmed ones do. `data` is the Invoice.",

@@ -1,6 +1,8 @@
 import { unredacted } from "@/server/log";
 import { attemptDelivery, withSigningSecrets, type DeliveryDeps, type LoadedDelivery } from "./attempt";
 import { claimDueDeliveries, releaseExpiredLeases } from "./claim";
+import { createHeldBackEndpoints } from "./held-back-endpoints";
+import { endpointKeyOf, endpointKeyText } from "./endpoint-key";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
 import { createAttemptRecorder } from "./record";
 import { WAKE_CHANNEL } from "./wake";
@@ -53,12 +55,15 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   // One line per attempt, of ids, codes and timings only (the receiver's answer is not logged): no redaction.
   const attemptLog = unredacted(deps.log);
   const inFlight = new Set<Promise<void>>();
+  const heldBack = createHeldBackEndpoints(perEndpoint);
   const alarm = createAlarm();
   let running = true;
   let lastRelease = -Infinity;
 
   const run = (loaded: LoadedDelivery) => {
     const { delivery } = loaded;
+    const endpoint = endpointKeyText(endpointKeyOf(delivery));
+    heldBack.started(endpoint);
     const task = attemptDelivery(deps, loaded)
       .then(({ result, outcome }) => {
         attemptLog.info(
@@ -73,9 +78,10 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       .finally(() => {
         const wasFull = inFlight.size >= concurrency;
         inFlight.delete(task);
-        // Claim again when this frees what held work back: a slot of a full worker, or its endpoint's bound.
-        // Otherwise nothing more is claimable because of it, and a claim would be wasted work.
-        if (wasFull || delivery.moreDue) alarm.ring();
+        // Claim again when this frees what held work back: a slot of a full worker, or enough of its endpoint's
+        // bound. Otherwise nothing more is claimable because of it, and a claim would be wasted work.
+        const endpointReady = heldBack.ended(endpoint, delivery.moreDue === true);
+        if (wasFull || endpointReady) alarm.ring();
       });
     inFlight.add(task);
   };
@@ -89,6 +95,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       await releaseExpiredLeases(deps.db, now);
       lastRelease = now.getTime();
     }
+    heldBack.claiming();
     const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint });
     (await withSigningSecrets(deps, claimed)).forEach(run);
     return claimed.length === free;

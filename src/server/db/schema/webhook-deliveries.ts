@@ -46,9 +46,11 @@ export const webhookDeliveries = pgTable(
   },
   (table) => [
     // The worker's claim (webhooks/claim.ts): each endpoint's pending rows in due order, so the claim visits
-    // endpoints one index probe each instead of reading one endpoint's whole backlog. Then expired leases.
+    // endpoints one index probe each instead of reading one endpoint's whole backlog; `id` completes the claim's
+    // order, so rows due at the same instant (a bulk retry, a replay) are not all read and sorted to take a few.
+    // Then expired leases.
     index("webhook_deliveries_endpoint_due_idx")
-      .on(table.endpointId, table.nextAttemptAt)
+      .on(table.endpointId, table.nextAttemptAt, table.id)
       .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_lease_idx")
       .on(table.leaseExpiresAt)

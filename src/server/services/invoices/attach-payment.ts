@@ -50,7 +50,10 @@ export async function attachPaymentToInvoice(ctx: ServiceContext, payment: Payme
     .where(and(eq(invoices.id, row.id), eq(invoices.merchantId, row.merchantId)))
     .returning();
 
-  if (payment.status !== "failed") await emitInvoiceEvent(ctx, "invoice.payment_received", updated!);
+  // A failed payment counts for nothing, but it is news: it may be the payer's only attempt, and a failed pending
+  // payment moves a `processing` invoice back to `open` — without this event a merchant following webhooks would
+  // never learn of that move.
+  await emitInvoiceEvent(ctx, payment.status === "failed" ? "invoice.payment_failed" : "invoice.payment_received", updated!);
   if (updated!.status !== row.status && (updated!.status === "processing" || updated!.status === "paid")) {
     await emitInvoiceEvent(ctx, `invoice.${updated!.status}`, updated!);
   }

@@ -38,6 +38,6 @@ ALTER TABLE "webhook_endpoint_breakers" ADD CONSTRAINT "webhook_endpoint_breaker
 CREATE INDEX "webhook_secrets_endpoint_idx" ON "webhook_secrets" USING btree ("endpoint_id","created_at");--> statement-breakpoint
 CREATE INDEX "events_created_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_merchant_created_idx" ON "webhook_deliveries" USING btree ("merchant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at","id") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 ALTER TABLE "webhook_endpoint_breakers" DROP COLUMN "merchant_id";--> statement-breakpoint
 ALTER TABLE "webhook_endpoint_breakers" DROP COLUMN "url";
