@@ -105,7 +105,7 @@ export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9
 
 /** A `payment.confirmed` webhook body, and its Standard Webhooks signature with EXAMPLE_WEBHOOK_SECRET (a test verifies it). */
 export const EXAMPLE_EVENT_BODY = JSON.stringify({ type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT });
-export const EXAMPLE_SIGNATURE = "v1,t2ySGY0NruLgTTS/4RHeSPd4PLs8hygzXZanc+oSiWM=";
+export const EXAMPLE_SIGNATURE = "v1,n7SH1gBB47IjdEciiVoTtbeFbm3mc6UNvgZn3d4Ro1o=";
 
 export const EXAMPLE_ENDPOINT = {
   id: EXAMPLE_IDS.webhookEndpoint,
