@@ -73,7 +73,8 @@ export function DeliveryLog() {
     <section className="card" aria-labelledby="log-heading">
       <div className="page-header" style={{ marginBottom: "0.75rem", flexWrap: "wrap" }}>
         <h2 id="log-heading">Deliveries</h2>
-        <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} />
+        {/* Nothing listed, nothing to offer: the button appears with the first delivery. */}
+        {query.data?.data.length ? <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} /> : null}
       </div>
       <div className="form-row" style={{ flexWrap: "wrap", alignItems: "end" }}>
         <div className="field">

@@ -3,7 +3,7 @@ import path from "node:path";
 import { lockDataDir } from "./data-dir-lock";
 import { preparingClient } from "./prepared-client";
 import * as schema from "./schema";
-import type { Database, DatabaseHandle } from "./types";
+import type { Database, DatabaseHandle, PoolStats } from "./types";
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
@@ -51,7 +51,9 @@ export async function openServerDatabase(url: string, options: { max?: number } 
   });
   const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;
   const listen = async (channel: string, onNotify: () => void) => (await client.listen(channel, onNotify)).unlisten;
-  return { db, kind: "server", listen, close: () => client.end({ timeout: 5 }) };
+  // `stats` is ours: patches/postgres+3.4.9.patch exposes the pool's private queues (docs/decisions.md).
+  const poolStats = (client as unknown as { stats: () => PoolStats }).stats;
+  return { db, kind: "server", listen, close: () => client.end({ timeout: 5 }), poolStats };
 }
 
 /**
@@ -60,15 +62,18 @@ export async function openServerDatabase(url: string, options: { max?: number } 
  */
 export async function openEmbeddedDatabase(dataDir: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  if (!dataDir) return embeddedHandle(await PGlite.create(), drizzle, migrate);
+  // pg_trgm: the payment search's trigram indexes (docs/dashboard.md, "Search"); the migration creates the extension.
+  const options = { extensions: { pg_trgm } };
+  if (!dataDir) return embeddedHandle(await PGlite.create(options), drizzle, migrate);
   const folder = path.resolve(dataDir, "pglite");
   mkdirSync(folder, { recursive: true });
   // Before PGlite reads a byte: a second process on this folder refuses here (db/data-dir-lock.ts).
   const lock = lockDataDir(path.resolve(dataDir));
   try {
-    const handle = await embeddedHandle(await PGlite.create(folder), drizzle, migrate);
+    const handle = await embeddedHandle(await PGlite.create(folder, options), drizzle, migrate);
     return { ...handle, close: () => handle.close().finally(() => lock.release()) };
   } catch (error) {
     lock.release();

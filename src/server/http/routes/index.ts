@@ -27,6 +27,7 @@ export const routes: readonly AnyRoute[] = [
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...reconciliationRoutes,
+  ...eventRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

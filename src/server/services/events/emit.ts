@@ -3,6 +3,7 @@ import { newId } from "@/lib/ids";
 import { events, webhookDeliveries, webhookEndpoints, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
 import type { Executor } from "@/server/db/types";
+import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { MAX_ENDPOINTS_PER_MERCHANT } from "../webhook-endpoints/limits";
@@ -28,8 +29,12 @@ export interface EmitEventInput {
  * ids are made here (time-sortable ULIDs), one per possible endpoint, and handed out by the endpoints' order.
  * A delivery inserted also notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts).
  */
-export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<EmittedEvent> {
-  return writeEvent(ctx.db, { ...input, merchantId: requireMerchantId(ctx), now: ctx.now() });
+export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<EmittedEvent> {
+  return withSpan("outbox.write", { attributes: { "event.type": input.type } }, async (span) => {
+    const written = await writeEvent(ctx.db, { ...input, merchantId: requireMerchantId(ctx), now: ctx.now(), traceParent: traceParentOf(span) });
+    span?.setAttributes({ "event.id": written.event.id, "webhook.delivery_id": written.deliveryId ?? "" });
+    return written;
+  });
 }
 
 export interface EmittedEvent {
@@ -40,7 +45,10 @@ export interface EmittedEvent {
 }
 
 /** `emitEvent` where there is no service context: the delivery worker's own events (endpoint health). */
-export async function writeEvent(db: Executor, input: EmitEventInput & { merchantId: string; now: Date }): Promise<EmittedEvent> {
+export async function writeEvent(
+  db: Executor,
+  input: EmitEventInput & { merchantId: string; now: Date; traceParent?: string | null },
+): Promise<EmittedEvent> {
   const { merchantId, now } = input;
   const event: EventRow = { id: newId("event"), merchantId, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
   const at = now.toISOString();
@@ -56,8 +64,8 @@ export async function writeEvent(db: Executor, input: EmitEventInput & { merchan
         and (e.event_types is null or ${event.type}::text = any(e.event_types))
         and e.id is distinct from ${input.exceptEndpointId ?? null}::text
     )
-    insert into ${webhookDeliveries} (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
+    insert into ${webhookDeliveries} (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
+    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent ?? null}, ${at}::text::timestamptz, ${at}::text::timestamptz
     from targets t
     where t.n <= ${MAX_ENDPOINTS_PER_MERCHANT}::int
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);

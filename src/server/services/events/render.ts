@@ -1,11 +1,16 @@
-import type { EventRow } from "@/server/db/schema";
+import { z } from "zod";
+import { eventTypes, type EventRow } from "@/server/db/schema";
 
-/**
- * The `Event` every reader of the event log gets (docs/webhooks.md, "Event log"): `GET event`, `GET event/{id}`
- * and the event stream render it here and nowhere else. `data` is the webhook body's `data`, as sent.
- */
-export function renderEvent(row: Pick<EventRow, "id" | "type" | "createdAt" | "data">) {
-  return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+/** An event as the API shows it, in the event stream (and the event log): `{id, type, createdAt, data}`. */
+export const renderedEventSchema = z.object({
+  id: z.string().describe("`evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened."),
+  type: z.enum(eventTypes),
+  createdAt: z.iso.datetime(),
+  data: z.record(z.string(), z.unknown()).describe("The `data` of the webhook body: the payment, invoice, … it is about."),
+}).meta({ id: "Event" });
+
+export type RenderedEvent = z.infer<typeof renderedEventSchema>;
+
+export function renderEvent(event: EventRow): RenderedEvent {
+  return { id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data };
 }
-
-export type RenderedEvent = ReturnType<typeof renderEvent>;

@@ -1,9 +1,9 @@
-import { createSelectSchema } from "drizzle-zod";
 import { z } from "zod";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
-import { events, eventTypes } from "@/server/db/schema";
+import { eventTypes } from "@/server/db/schema";
 import { listSchema, pageQuery } from "../pagination";
 import { deliverySchema } from "../webhooks/schemas";
+import { renderedEventSchema } from "./render";
 
 /** Event log schemas (docs/webhooks.md, "Event log"). */
 
@@ -31,14 +31,8 @@ export type ListEventsInput = z.input<typeof listEventsInput>;
 
 export const eventIdParams = z.strictObject({ id: z.string().max(100) });
 
-/** `Event`, derived from the table: `{id, type, createdAt, data}` (render.ts writes it). */
-export const eventSchema = createSelectSchema(events, {
-  type: z.enum(eventTypes),
-  data: z.record(z.string(), z.unknown()).describe("The webhook body's `data`, as sent."),
-  createdAt: z.iso.datetime(),
-})
-  .pick({ id: true, type: true, createdAt: true, data: true })
-  .meta({ id: "Event" });
+/** `Event`: `{id, type, createdAt, data}`, the one schema of render.ts (the event stream shows the same). */
+const eventSchema = renderedEventSchema;
 
 export const eventListSchema = listSchema(eventSchema);
 
