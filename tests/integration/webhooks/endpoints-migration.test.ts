@@ -44,7 +44,9 @@ async function openEmbedded(): Promise<Migratable> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const client = await PGlite.create();
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  // The extensions the app's embedded database loads (db/open.ts): earlier migrations create them.
+  const client = await PGlite.create({ extensions: { pg_trgm } });
   const db = drizzle({ client });
   return {
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
