@@ -8,6 +8,7 @@ import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
+import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
 
 /**
@@ -23,6 +24,8 @@ export const routes: readonly AnyRoute[] = [
   ...paymentRoutes,
   ...invoiceRoutes,
   ...webhookRoutes,
+  ...webhookEndpointRoutes,
+  ...eventRoutes,
   ...reconciliationRoutes,
   ...eventRoutes,
 ];

@@ -10,7 +10,7 @@ function quote(text: string): string {
 }
 
 /**
- * A curl command that replays one delivery by hand: the same body, freshly signed now with the merchant's
+ * A curl command that replays one delivery by hand: the same body, freshly signed now with its endpoint's
  * current secrets (so a receiver checking the ±5 min window accepts it for that long). The secret itself
  * is not in it.
  */
@@ -19,7 +19,7 @@ export async function deliveryAsCurl({ ctx, input }: { ctx: ServiceContext; inpu
   const { delivery, event } = await getDeliveryForMerchant(ctx.db, merchantId, input.id);
   const now = ctx.now();
   const body = webhookBody(event);
-  const secrets = await loadSigningSecrets(ctx.db, { merchantId, now, authSecret: ctx.env.AUTH_SECRET });
+  const secrets = await loadSigningSecrets(ctx.db, { endpointId: delivery.endpointId, now, authSecret: ctx.env.AUTH_SECRET });
   const headers = {
     "content-type": "application/json",
     ...signatureHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets, signingKeys: ctx.env.WEBHOOK_SIGNING_KEY }),

@@ -1,28 +1,29 @@
-import { eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { events, merchants, webhookDeliveries } from "@/server/db/schema";
+import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { requireMerchantId, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
+import { getDefaultEndpoint, getEndpointForMerchant } from "../webhook-endpoints/fetch";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
 const SNIPPET_CHARS = 1_000;
 
 /**
- * Checks a webhook URL (the given one, or the merchant's) and, unless `dryRun`, sends a signed
+ * Checks a webhook URL (the given one, or the endpoint's: the given endpoint, or the default one) and, unless `dryRun`, sends a signed
  * `webhook.test` event to it now and reports what came back. The send is recorded as a delivery with
  * trigger `test`, visible with its attempt like any other; it is not retried on a schedule.
  */
 export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; input: SendTestWebhookInput }) {
   const merchantId = requireMerchantId(ctx);
-  const { url: givenUrl, dryRun } = validateInput(sendTestWebhookInput, input, "body");
+  const { url: givenUrl, endpointId, dryRun } = validateInput(sendTestWebhookInput, input, "body");
   const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
 
-  const [merchant] = await ctx.db.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));
-  const url = givenUrl ?? merchant?.webhookUrl ?? null;
+  // The endpoint signs the test with its secret and counts it as its delivery (in flight, not in its health).
+  const endpoint = endpointId ? await getEndpointForMerchant(ctx.db, merchantId, endpointId) : await getDefaultEndpoint(ctx.db, merchantId);
+  const url = givenUrl ?? endpoint.url ?? null;
   if (url === null) {
     return { url, usable: false, reason: "no_webhook_url" as const, message: "No URL given and no webhook URL configured.", ...notSent };
   }
@@ -49,6 +50,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
         id: newId("delivery"),
         merchantId,
         eventId: event!.id,
+        endpointId: endpoint.id,
         url: check.url,
         status: "delivering",
         nextTrigger: "test",
