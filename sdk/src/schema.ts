@@ -1061,7 +1061,7 @@ export interface components {
             id: string;
             url: string | null;
             description: string | null;
-            /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
+            /** @description The event types sent to this endpoint; null for every type, new ones included. Empty only on the default endpoint whose profile `webhookEvents` is `[]`. */
             eventTypes: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
             /** @enum {string} */
             status: "enabled" | "disabled";

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
  * another) scanned every slot ever consumed: CPU per query grew without bound and the array with it
  * (porsager/postgres#747; 48 → 188 µs per `select 1` within a minute at 32 in flight on 10 connections).
  * patches/postgres+3.4.9.patch makes remove() search the live part only and drops consumed slots once they
- * outnumber the live ones. This pins that, in each of the package's three builds.
+ * outnumber the live ones. This pins that, in the two builds Node.js loads (the patch leaves the Cloudflare
+ * Workers build alone: docs/decisions.md).
  */
 const require = createRequire(import.meta.url);
 // The package exports only its entry points: resolve the CommonJS one (cjs/src/index.js) and go up to the root.
@@ -20,7 +21,6 @@ type QueueFactory = <T>(initial?: T[]) => Queue<T>;
 const builds: [string, () => Promise<QueueFactory>][] = [
   ["ESM (import)", async () => (await import(path.join(packageDir, "src/queue.js"))).default],
   ["CommonJS (require)", async () => require(path.join(packageDir, "cjs/src/queue.js"))],
-  ["Cloudflare", async () => (await import(path.join(packageDir, "cf/src/queue.js"))).default],
 ];
 
 /** How many array slots each indexOf() inside `run` looks at (from its start index to the end). */

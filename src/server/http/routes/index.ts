@@ -27,7 +27,6 @@ export const routes: readonly AnyRoute[] = [
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...reconciliationRoutes,
-  ...eventRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

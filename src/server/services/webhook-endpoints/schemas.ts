@@ -21,7 +21,12 @@ const description = z.string().max(500).nullable();
  * ISO strings. `url` is null only on the default endpoint while the profile has no webhook URL.
  */
 export const endpointSchema = createSelectSchema(webhookEndpoints, {
-  eventTypes: eventTypeFilter,
+  // Empty only on the default endpoint, when the profile's `webhookEvents` is `[]` (round 1 allowed it: no events).
+  eventTypes: z
+    .array(eventType)
+    .max(eventTypes.length)
+    .nullable()
+    .describe("The event types sent to this endpoint; null for every type, new ones included. Empty only on the default endpoint whose profile `webhookEvents` is `[]`."),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 })
