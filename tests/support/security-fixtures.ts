@@ -3,7 +3,7 @@ import { merchants } from "../../src/server/db/schema";
 import { generateKeyPair, publicJwk } from "./key-fixtures";
 import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
-import type { SecurityContext, SecurityFixture } from "./security-suite";
+import { keyOf, type SecurityContext, type SecurityFixture } from "./security-suite";
 
 /** Records a confirmed payment through the API with that merchant's key; its id. */
 async function createPayment({ api }: SecurityContext, apiKey: string): Promise<string> {
@@ -53,18 +53,26 @@ const settlementFile = (payment = "sec-unknown") => ({
 export const securityFixtures: Record<string, SecurityFixture> = {
   "GET /merchant/{id}": {
     kind: "resource",
+    mode: "merchant",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}` }),
   },
   "PUT /merchant/{id}": {
     kind: "resource",
+    mode: "settings",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}`, body: { name: "Renamed by the security suite" } }),
+  },
+  "POST /merchant/api-key": {
+    kind: "action",
+    request: () => ({ path: "/merchant/api-key", body: { mode: "test", name: "security suite" } }),
   },
   "POST /merchant/keys/publish": {
     kind: "action",
+    mode: "settings",
     request: () => ({ path: "/merchant/keys/publish", body: { keys: [publishableKey()] } }),
   },
   "POST /merchant/keys/{id}/revoke": {
     kind: "resource",
+    mode: "settings",
     request: async ({ api, owner }) => {
       const published = await api.post("/merchant/keys/publish", { key: owner.apiKey, body: { keys: [publishableKey()] } });
       return { path: `/merchant/keys/${published.body.data[0].id}/revoke` };
@@ -76,7 +84,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /payment": {
     kind: "list",
-    seed: (ctx, merchant) => createPayment(ctx, merchant.apiKey),
+    seed: (ctx, merchant, mode) => createPayment(ctx, keyOf(ctx, merchant, mode)),
     request: () => ({ path: "/payment", query: { limit: 100 } }),
   },
   "GET /payment/{id}": {
@@ -89,7 +97,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /invoice": {
     kind: "list",
-    seed: (ctx, merchant) => createInvoice(ctx, merchant.apiKey),
+    seed: (ctx, merchant, mode) => createInvoice(ctx, keyOf(ctx, merchant, mode)),
     request: () => ({ path: "/invoice", query: { limit: 100 } }),
   },
   "GET /invoice/{id}": {
@@ -102,11 +110,12 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /merchant/{id}/stats": {
     kind: "resource",
+    mode: "merchant",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}/stats` }),
   },
   "GET /webhook/failed": {
     kind: "list",
-    seed: ({ runtime }, merchant) => seedFailedDelivery(runtime.database.db, merchant.merchant.id),
+    seed: ({ runtime }, merchant, mode) => seedFailedDelivery(runtime.database.db, merchant.merchant.id, { livemode: mode === "live" }),
     request: () => ({ path: "/webhook/failed" }),
   },
   "POST /webhook/failed/retry": {
@@ -145,5 +154,10 @@ export const securityFixtures: Record<string, SecurityFixture> = {
       const created = await api.post("/reconciliation", { key: owner.apiKey, ...settlementFile() });
       return { path: `/reconciliation/${created.body.id}` };
     },
+  },
+  "POST /test/invoice/{id}/pay": {
+    kind: "resource",
+    mode: "test-only",
+    request: async (ctx) => ({ path: `/test/invoice/${await createInvoice(ctx, keyOf(ctx, ctx.owner, "test"))}/pay`, body: {} }),
   },
 };

@@ -49,16 +49,25 @@ export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: 
   return key;
 }
 
-/** Runs `execute` at most once per (merchant, method, path, key) and body; replays its stored answer after. */
+/**
+ * The stored `path` of a key: the request's path, preceded by `test ` in test mode, so a test key reusing a live
+ * key's Idempotency-Key is a different request and never replays a live answer (docs/test-mode.md). A URL path
+ * never holds a space, so no live path can equal a test one.
+ */
+export function scopedPath(pathname: string, livemode: boolean): string {
+  return livemode ? pathname : `test ${pathname}`;
+}
+
+/** Runs `execute` at most once per (merchant, mode, method, path, key) and body; replays its stored answer after. */
 export async function runIdempotently(
-  options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; key: string; body: unknown; requestId: string },
+  options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; livemode: boolean; key: string; body: unknown; requestId: string },
   /** Runs the handler; with `db`, on that transaction instead of the root database. */
   execute: (db?: Executor) => Promise<Reply>,
 ): Promise<Reply> {
   const { runtime, route, request, requestId } = options;
   const db = runtime.database.db;
   const policy = route.idempotency || DEFAULT_POLICY;
-  const scope: KeyScope = { merchantId: options.merchantId, method: request.method, path: new URL(request.url).pathname, key: options.key };
+  const scope: KeyScope = { merchantId: options.merchantId, method: request.method, path: scopedPath(new URL(request.url).pathname, options.livemode), key: options.key };
   const digest = createHash("sha256").update(canonicalJson(options.body ?? null)).digest("hex");
 
   if ("atomic" in policy && policy.atomic) {

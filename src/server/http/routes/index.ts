@@ -1,5 +1,6 @@
 import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
+import { apiKeyRoutes } from "./api-keys";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
@@ -7,6 +8,7 @@ import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
+import { testModeRoutes } from "./test-mode";
 import { webhookRoutes } from "./webhooks";
 
 /**
@@ -18,11 +20,13 @@ export const routes: readonly AnyRoute[] = [
   healthReady,
   openApiRoute(() => openApiDocument()),
   ...merchantRoutes,
+  ...apiKeyRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,
   ...invoiceRoutes,
   ...webhookRoutes,
   ...reconciliationRoutes,
+  ...testModeRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

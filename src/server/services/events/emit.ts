@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 
 export interface EmitEventInput {
   type: EventType;
@@ -11,6 +11,8 @@ export interface EmitEventInput {
   data: Record<string, unknown>;
   /** The resource the event is about (payment id, …), for detail views. */
   subjectId?: string;
+  /** The event's mode: its subject's (a test payment's events are test events); else the context's. */
+  livemode?: boolean;
 }
 
 /**
@@ -22,21 +24,25 @@ export interface EmitEventInput {
  * delivery is inserted from the merchant's row only when its webhook settings ask for this type, where
  * the query builder would take three round trips (insert, read settings, insert). A delivery inserted also
  * notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts): it is attempted at once.
+ *
+ * Test events (docs/test-mode.md) are recorded like live ones, and go to test endpoints only: the profile's
+ * webhook URL is a live endpoint, so a test event makes no delivery to it.
  */
 export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
   const merchantId = requireMerchantId(ctx);
   const now = ctx.now();
-  const event: EventRow = { id: newId("event"), merchantId, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
+  const livemode = input.livemode ?? livemodeOf(ctx);
+  const event: EventRow = { id: newId("event"), merchantId, livemode, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
   const at = now.toISOString();
   const result = await ctx.db.execute(sql`
     with new_event as (
-      insert into ${events} (id, merchant_id, type, data, subject_id, created_at)
-      values (${event.id}, ${merchantId}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
+      insert into ${events} (id, merchant_id, livemode, type, data, subject_id, created_at)
+      values (${event.id}, ${merchantId}, ${livemode}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
     )
-    insert into ${webhookDeliveries} (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-    select ${newId("delivery")}, m.id, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
+    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, url, status, next_attempt_at, created_at, updated_at)
+    select ${newId("delivery")}, m.id, ${livemode}, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
     from ${merchants} m
-    where m.id = ${merchantId} and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
+    where m.id = ${merchantId} and ${livemode}::boolean and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);
   const [delivery] = rowsOf<{ id: string }>(result);
   return { event, deliveryId: delivery?.id ?? null };

@@ -6,7 +6,7 @@ import { rowsOf } from "@/server/db/rows";
 import { payments, type PaymentRow, type PaymentStatus } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import type { Transaction } from "@/server/db/types";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, type MerchantScope, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { attachPaymentToInvoice, namesInvoice } from "../invoices/attach-payment";
@@ -43,7 +43,8 @@ export async function confirmPayment({
   ctx: ServiceContext;
   input: ConfirmPaymentInput;
 }): Promise<{ payment: Payment; created: boolean }> {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId, livemode } = scope;
   const parsed = validateInput(confirmPaymentInput, input, "body");
   // Padded to the currency's decimals: "10" and "10.00" USD are one amount, compared as equal strings.
   const data = { ...parsed, amount: canonicalAmountOf(parsed.amount, parsed.currency) };
@@ -54,7 +55,7 @@ export async function confirmPayment({
 
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    const inserted = await insertIfNew(tx, merchantId, data, now);
+    const inserted = await insertIfNew(tx, scope, data, now);
     if (inserted) {
       await emitPaymentEvent(txCtx, inserted);
       if (namesInvoice(inserted.invoiceId)) await attachPaymentToInvoice(txCtx, inserted);
@@ -64,7 +65,7 @@ export async function confirmPayment({
     const [existing] = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.merchantId, merchantId), eq(payments.externalId, data.externalId)))
+      .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, livemode), eq(payments.externalId, data.externalId)))
       .for("update");
     // ON CONFLICT saw a committed row, so it exists; only a merchant deletion in between could remove it.
     if (!existing) throw new Error("payment vanished between insert and lock");
@@ -100,7 +101,7 @@ export async function confirmPayment({
         }),
         updatedAt: now,
       })
-      .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId)))
+      .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId), eq(payments.livemode, livemode)))
       .returning();
     await emitPaymentEvent(txCtx, updated!);
     if (namesInvoice(updated!.invoiceId)) await attachPaymentToInvoice(txCtx, updated!);
@@ -109,15 +110,16 @@ export async function confirmPayment({
 }
 
 /**
- * Inserts the payment unless the merchant already has this externalId. Hand-written: drizzle's insert
+ * Inserts the payment unless the merchant already has this externalId in this mode. Hand-written: drizzle's insert
  * builder spent more CPU building this 16-column statement than anything else in a confirm (BENCHMARKS.md,
  * case 2). The row is the one built here; only `metadata` is read back, in the order jsonb keeps its keys,
  * so the answer matches what later reads return.
  */
-async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
+async function insertIfNew(tx: Transaction, { merchantId, livemode }: MerchantScope, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
   const row: PaymentRow = {
     id: newId("payment"),
     merchantId,
+    livemode,
     externalId: data.externalId,
     amount: data.amount,
     currency: data.currency,
@@ -139,13 +141,13 @@ async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmDat
   };
   const at = (value: Date | null) => (value ? value.toISOString() : null);
   const result = await tx.execute(sql`
-    insert into ${payments} (id, merchant_id, external_id, amount, currency, status, reference, invoice_id, method, network,
+    insert into ${payments} (id, merchant_id, livemode, external_id, amount, currency, status, reference, invoice_id, method, network,
       metadata, occurred_at, confirmed_at, failed_at, created_at, updated_at)
-    values (${row.id}, ${merchantId}, ${row.externalId}, ${row.amount}::text::numeric, ${row.currency}, ${row.status},
+    values (${row.id}, ${merchantId}, ${livemode}, ${row.externalId}, ${row.amount}::text::numeric, ${row.currency}, ${row.status},
       ${row.reference}, ${row.invoiceId}, ${row.method}, ${row.network}, ${JSON.stringify(row.metadata)}::text::jsonb,
       ${at(row.occurredAt)}::text::timestamptz, ${at(row.confirmedAt)}::text::timestamptz, ${at(row.failedAt)}::text::timestamptz,
       ${at(now)}::text::timestamptz, ${at(now)}::text::timestamptz)
-    on conflict (merchant_id, external_id) do nothing
+    on conflict (merchant_id, livemode, external_id) do nothing
     returning metadata`);
   const [inserted] = rowsOf<{ metadata: Record<string, unknown> }>(result);
   return inserted ? { ...row, metadata: inserted.metadata } : undefined;
@@ -158,7 +160,7 @@ function statusTimestamps(status: PaymentStatus, now: Date) {
 }
 
 function emitPaymentEvent(ctx: ServiceContext, row: PaymentRow) {
-  return emitEvent({ ctx, input: { type: `payment.${row.status}`, data: toPayment(row), subjectId: row.id } });
+  return emitEvent({ ctx, input: { type: `payment.${row.status}`, data: toPayment(row), subjectId: row.id, livemode: row.livemode } });
 }
 
 function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {

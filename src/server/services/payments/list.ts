@@ -1,6 +1,6 @@
 import { queryRows, type RawParam } from "@/server/db/raw";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
 import { pagePosition, pageSql, paymentFromTextRow, type PaymentTextRow } from "./payment-text-row";
@@ -11,17 +11,17 @@ import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schem
  * first costs, and rows inserted while a client walks the pages neither repeat nor shift earlier ones.
  */
 export async function listPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<Page<Payment>> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const query = validateInput(listPaymentsInput, input, "query");
-  // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
-  const scope = `payments:${merchantId}`;
+  // The cursor is bound to this merchant's payment list in this mode: another list's, merchant's or mode's cursor is refused.
+  const scope = `payments:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "payments" } });
 
   // Every value is a parameter; the text only varies with which filters are given (a bounded set of
   // statements, each prepared once per connection).
-  const params: RawParam[] = [merchantId, query.limit + 1];
-  const conditions = ["merchant_id = $1"];
+  const params: RawParam[] = [merchantId, query.limit + 1, String(livemode)];
+  const conditions = ["merchant_id = $1", "livemode = $3::boolean"];
   const where = (condition: (placeholder: string) => string, value: RawParam) => {
     params.push(value);
     conditions.push(condition(`$${params.length}`));

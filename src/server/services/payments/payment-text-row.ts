@@ -34,7 +34,7 @@ const PAYMENT_COLUMNS = [
 ].join(", ");
 
 /**
- * Up to `$2` payments matching `where` (which names the merchant as `$1`), newest first. ORDER BY names the
+ * Up to `$2` payments matching `where` (which names the merchant as `$1` and the mode as `$3`, text: raw.ts binds strings), newest first. ORDER BY names the
  * table's columns: the output columns `createdAt` etc. are text, and sorting by them would sort every row.
  * `nulls last` matches the index's declared order (db/keyset.ts `newestFirst`).
  */
@@ -43,8 +43,8 @@ export function pageSql(where: string): string {
     order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
 }
 
-/** One payment by id (`$1`), only the merchant's own (`$2`). */
-export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2`;
+/** One payment by id (`$1`), only the merchant's own (`$2`) in the caller's mode (`$3`: "true" or "false"). */
+export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2 and livemode = $3::boolean`;
 
 /** A row of PAYMENT_COLUMNS: the payment's columns, the timestamps as PostgreSQL's UTC text. */
 export type PaymentTextRow = PaymentColumns<string> & Record<string, unknown>;

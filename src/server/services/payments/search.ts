@@ -1,13 +1,13 @@
-import { desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, or } from "drizzle-orm";
 import { payments } from "@/server/db/schema";
 import { recordAudit } from "../audit/record";
-import { requireStaff, type ServiceContext } from "../context";
+import { livemodeOf, requireStaff, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { searchPaymentsInput, toStaffPayment, type StaffPayment } from "./schemas";
 
 /**
  * Support staff find payments across merchants by payment id, external id or reference (exact matches,
- * each served by its own index), newest first. The search itself is audit-logged: it reads any merchant's data.
+ * each served by its own index), newest first; live payments only (staff act in live mode, docs/test-mode.md). The search itself is audit-logged: it reads any merchant's data.
  */
 export async function searchPayments({
   ctx,
@@ -21,7 +21,7 @@ export async function searchPayments({
   const rows = await ctx.db
     .select()
     .from(payments)
-    .where(or(eq(payments.id, query), eq(payments.externalId, query), eq(payments.reference, query)))
+    .where(and(eq(payments.livemode, livemodeOf(ctx)), or(eq(payments.id, query), eq(payments.externalId, query), eq(payments.reference, query))))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(limit);
   await recordAudit({

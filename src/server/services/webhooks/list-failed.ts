@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { validateInput } from "../validate";
 import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput } from "./schemas";
@@ -12,14 +12,15 @@ import { listFailedDeliveriesInput, toDelivery, type ListFailedDeliveriesInput }
  * signed cursors: page 10,000 costs what page 1 costs, and a cursor only works on this merchant's list.
  */
 export async function listFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: ListFailedDeliveriesInput }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { limit, cursor, eventType, since, until } = validateInput(listFailedDeliveriesInput, input, "query");
-  const scope = `failed-deliveries:${merchantId}`;
+  const scope = `failed-deliveries:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, cursor);
   await recordStaffRead({ ctx, input: { view: "failedDeliveries" } });
 
   const conditions: (SQL | undefined)[] = [
     eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.livemode, livemode),
     eq(webhookDeliveries.status, "failed"),
     eventType && eventType.length > 0 ? inArray(events.type, eventType) : undefined,
     since ? gte(webhookDeliveries.createdAt, new Date(since)) : undefined,

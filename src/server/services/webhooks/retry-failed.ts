@@ -3,7 +3,7 @@ import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { requireWebhookUrl, testEventIds } from "./retry-target";
 import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./schemas";
@@ -16,17 +16,21 @@ import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./s
  * dry run must predict the real run.
  */
 export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: RetryFailedDeliveriesInput }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { since, until, eventTypes, dryRun } = validateInput(retryFailedDeliveriesInput, input, "body");
   const now = ctx.now();
-  const conditions: SQL[] = [eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.status, "failed")];
+  const conditions: SQL[] = [
+    eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.livemode, livemode),
+    eq(webhookDeliveries.status, "failed"),
+  ];
   if (since) conditions.push(gte(webhookDeliveries.createdAt, new Date(since)));
   if (until) conditions.push(lt(webhookDeliveries.createdAt, new Date(until)));
   if (eventTypes && eventTypes.length > 0) {
     const ofTypes = ctx.db
       .select({ id: events.id })
       .from(events)
-      .where(and(eq(events.merchantId, merchantId), inArray(events.type, eventTypes)));
+      .where(and(eq(events.merchantId, merchantId), eq(events.livemode, livemode), inArray(events.type, eventTypes)));
     conditions.push(inArray(webhookDeliveries.eventId, ofTypes));
   }
 

@@ -5,7 +5,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
@@ -18,6 +18,8 @@ const SNIPPET_CHARS = 1_000;
  */
 export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; input: SendTestWebhookInput }) {
   const merchantId = requireMerchantId(ctx);
+  // Recorded in the caller's mode: a test key's test send is in its own delivery list, not the live one.
+  const livemode = livemodeOf(ctx);
   const { url: givenUrl, dryRun } = validateInput(sendTestWebhookInput, input, "body");
   const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
 
@@ -38,6 +40,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       .values({
         id: newId("event"),
         merchantId,
+        livemode,
         type: "webhook.test",
         data: { message: "A test webhook from Merchant Payments. No action is needed.", merchantId },
         createdAt: now,
@@ -48,6 +51,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       .values({
         id: newId("delivery"),
         merchantId,
+        livemode,
         eventId: event!.id,
         url: check.url,
         status: "delivering",
