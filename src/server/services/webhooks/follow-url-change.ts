@@ -17,6 +17,8 @@ export const URL_REMOVED_ERROR = "Not attempted: the webhook URL was removed. Se
 export async function followWebhookUrlChange(tx: Transaction, merchantId: string, url: string | null, now: Date) {
   const queued = and(
     eq(webhookDeliveries.merchantId, merchantId),
+    // The profile's URL is a live endpoint: test deliveries never follow it (docs/test-mode.md).
+    eq(webhookDeliveries.livemode, true),
     eq(webhookDeliveries.status, "pending"),
     notInArray(webhookDeliveries.eventId, testEventIds(tx, merchantId)),
   );
