@@ -21,7 +21,7 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
   // Every value is a parameter; the text only varies with which filters are given (a bounded set of
   // statements, each prepared once per connection).
   const params: RawParam[] = [merchantId, query.limit + 1, String(livemode)];
-  const conditions = ["merchant_id = $1", "livemode = $3::boolean"];
+  const conditions = ["merchant_id = $1", "livemode = $3::text::boolean"];
   const where = (condition: (placeholder: string) => string, value: RawParam) => {
     params.push(value);
     conditions.push(condition(`$${params.length}`));

@@ -43,8 +43,8 @@ export function pageSql(where: string): string {
     order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
 }
 
-/** One payment by id (`$1`), only the merchant's own (`$2`) in the caller's mode (`$3`: "true" or "false"). */
-export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2 and livemode = $3::boolean`;
+/** One payment by id (`$1`), only the merchant's own (`$2`) in the caller's mode (`$3`: "true" or "false", cast through text: postgres.js would bind a string to a boolean parameter as false). */
+export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2 and livemode = $3::text::boolean`;
 
 /** A row of PAYMENT_COLUMNS: the payment's columns, the timestamps as PostgreSQL's UTC text. */
 export type PaymentTextRow = PaymentColumns<string> & Record<string, unknown>;
