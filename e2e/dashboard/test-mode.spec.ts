@@ -6,6 +6,8 @@ test("test mode: make a test key, record a test payment with it, see it only wit
 
   // A test key from the Keys page.
   await page.goto("/dashboard/keys");
+  // The list has loaded (the key made at sign-up): the new key's refetch is not raced by the first load.
+  await expect(page.getByRole("table", { name: /API keys/ })).toContainText("sk_live_");
   await page.getByLabel("Name (optional)").fill("laptop");
   await page.getByLabel("Mode").selectOption("test");
   await page.getByRole("button", { name: "Create key" }).click();
