@@ -22,6 +22,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "7": async (ctx) => (await import("./cases/noisy-neighbour")).caseNoisyNeighbour(ctx),
   "8": async (ctx) => (await import("./cases/reconciliation")).caseReconciliation(ctx),
   "9": async (ctx) => (await import("./cases/checkout")).caseCheckout(ctx),
+  "10": async (ctx) => (await import("./cases/search")).caseSearch(ctx),
 };
 
 async function main() {

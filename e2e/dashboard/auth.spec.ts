@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible, screenshot, signIn, signOut, signUpThroughForm, STAFF } from "./helpers";
 
-test("sign-up shows the credentials once, masked until revealed, and signs the merchant in", async ({ page }, testInfo) => {
+test("sign-up shows the API key once, in full with a copy button, the webhook secret masked, and signs the merchant in", async ({ page }, testInfo) => {
   await page.goto("/sign-up");
   await expectAccessible(page);
   await screenshot(page, testInfo, "sign-up");

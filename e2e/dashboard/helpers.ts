@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 
 export interface SignedUpMerchant {
+  name: string;
   email: string;
   password: string;
   merchantId: string;
@@ -35,7 +36,7 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
-/** Signs up through the dashboard's form and reads the once-shown credentials by revealing them. */
+/** Signs up through the dashboard's form and reads the once-shown credentials (the API key is shown unmasked). */
 export async function signUpThroughForm(page: Page, name = "E2E Shop"): Promise<SignedUpMerchant> {
   const suffix = randomBytes(4).toString("hex");
   // Each test merchant signs up from an address of its own, as separate customers would: sign-ups are
@@ -44,17 +45,17 @@ export async function signUpThroughForm(page: Page, name = "E2E Shop"): Promise<
   const email = `owner-${suffix}@e2e.example`;
   const password = `e2e password ${suffix}`;
   await page.goto("/sign-up");
-  await page.getByLabel("Business name").fill(`${name} ${suffix}`);
+  const businessName = `${name} ${suffix}`;
+  await page.getByLabel("Business name").fill(businessName);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Your account is ready" })).toBeVisible();
   const merchantId = (await page.getByTestId("merchant-id").textContent())!.trim();
-  await page.getByRole("button", { name: "Reveal api key" }).click();
   const apiKey = (await page.getByTestId("api-key").locator("code").textContent())!.trim();
   await page.getByRole("button", { name: "Reveal webhook secret" }).click();
   const webhookSecret = (await page.getByTestId("webhook-secret").locator("code").textContent())!.trim();
-  return { email, password, merchantId, apiKey, webhookSecret };
+  return { name: businessName, email, password, merchantId, apiKey, webhookSecret };
 }
 
 export async function signIn(page: Page, email: string, password: string) {

@@ -29,7 +29,7 @@ test("invoices: create in the dashboard → paid over REST → detail with payme
   await page.getByRole("link", { name: invoiceId }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(invoiceId);
   await expect(page.locator(".details")).toContainText("paid");
-  await expect(page.getByRole("table", { name: /Payments attached/ })).toContainText("15.00 EUR");
+  await expect(page.getByRole("table", { name: /Payments attached/ })).toContainText("€15.00");
   await expect(page.getByText("invoice.paid")).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, "invoice-detail");

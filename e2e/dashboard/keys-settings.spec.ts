@@ -7,7 +7,8 @@ test("keys and settings pages: create and revoke a key, change the password", as
   await expect(page.getByRole("heading", { level: 1, name: "Keys" })).toBeVisible();
   await page.getByLabel("Name (optional)").fill("CI server");
   await page.getByRole("button", { name: "Create key" }).click();
-  await page.getByRole("button", { name: "Reveal new api key" }).click();
+  // Shown once, in full, with a copy button: no reveal step.
+  await expect(page.getByRole("button", { name: "Copy new api key" })).toBeVisible();
   const key = (await page.locator(".alert-warning code").textContent())!.trim();
   expect(key).toMatch(/^sk_live_/);
   expect(key).not.toBe(merchant.apiKey);

@@ -27,8 +27,14 @@ test("sign-up → credentials → a payment over REST → found in the table →
   await expectAccessible(page);
   await screenshot(page, testInfo, "payments");
 
-  await page.getByLabel("External id").fill(externalId);
+  // Search by a part of the external id; the search is in the URL, so a reload keeps it, and Back undoes it.
+  await page.getByRole("textbox", { name: "Search" }).fill(externalId.slice(3).toUpperCase());
   await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("status").filter({ hasText: "1 payment match" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Search" })).toHaveValue(externalId.slice(3).toUpperCase());
   await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(1);
 
   const download = page.waitForEvent("download");
@@ -41,11 +47,20 @@ test("sign-up → credentials → a payment over REST → found in the table →
   await page.getByRole("link", { name: payment.id }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${payment.id}$`));
   await expect(page.getByRole("heading", { name: "Payment", exact: true })).toBeVisible();
-  await expect(page.locator(".details")).toContainText("19.99 USD");
+  await expect(page.locator(".details")).toContainText("$19.99");
   await expect(page.locator(".details")).toContainText("order-1001");
   await expect(page.getByRole("region", { name: "Events and webhook deliveries" })).toContainText("payment.confirmed");
   await expectAccessible(page);
   await screenshot(page, testInfo, "payment-detail");
+
+  // The merchant reconciles their own payment with a note; the list's reconciled filter then finds it.
+  await page.getByLabel("Note").fill("Bank statement line 12");
+  await page.getByRole("button", { name: "Mark reconciled" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Marked reconciled." })).toBeVisible();
+  await expect(page.locator(".details")).toContainText("Bank statement line 12");
+  await page.goto("/dashboard/payments?reconciled=true");
+  await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByRole("table")).toContainText(externalId);
 });
 
 test("a merchant cannot see another merchant's payment by URL", async ({ page, request, browser }) => {
@@ -77,5 +92,5 @@ test("a merchant cannot see another merchant's payment by URL", async ({ page, r
 
   // The owner, still signed in, sees it.
   await page.goto(`/dashboard/payments/${secret.id}`);
-  await expect(page.locator(".details")).toContainText("123.45 USD");
+  await expect(page.locator(".details")).toContainText("$123.45");
 });

@@ -13,12 +13,15 @@ test("staff find a payment across merchants, reconcile it with a note, and see i
   await expect(page.getByRole("heading", { level: 1, name: "Payment search" })).toBeVisible();
   await page.getByLabel("Payment id, external id or reference").fill(reference);
   await page.getByRole("button", { name: "Search" }).click();
-  await expect(page.getByRole("table")).toContainText(merchant.merchantId);
+  // Merchants by name and email, not by id.
+  await expect(page.getByRole("table")).toContainText(merchant.name);
+  await expect(page.getByRole("table")).toContainText(merchant.email);
+  await expect(page.getByRole("status").filter({ hasText: "1 payment found" })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, "staff-search-results");
 
   await page.getByRole("link", { name: payment.id }).click();
-  await expect(page.locator(".details")).toContainText("250.00 EUR");
+  await expect(page.locator(".details")).toContainText("€250.00");
   await page.getByLabel("Note").fill("Matched bank statement line 42");
   await page.getByRole("button", { name: "Mark reconciled" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Marked reconciled." })).toBeVisible();
@@ -26,7 +29,7 @@ test("staff find a payment across merchants, reconcile it with a note, and see i
   await expectAccessible(page);
   await screenshot(page, testInfo, "staff-payment");
 
-  await page.getByRole("link", { name: merchant.merchantId }).click();
+  await page.getByRole("link", { name: merchant.name }).click();
   await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
   await expect(page.locator(".details").first()).toContainText(merchant.email);
   await expectAccessible(page);
@@ -37,6 +40,8 @@ test("staff find a payment across merchants, reconcile it with a note, and see i
   await expect(table).toContainText("payment.reconciled");
   await expect(table).toContainText("Matched bank statement line 42");
   await expect(table).toContainText("staff.merchant_viewed");
+  await expect(table).toContainText("payment.viewed");
+  await expect(table).toContainText(STAFF.email);
   await expectAccessible(page);
   await screenshot(page, testInfo, "staff-audit");
 

@@ -2,6 +2,10 @@
 /**
  * Runs the example receiver: `WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/webhook-receiver/main.ts`.
  * Handled events are kept in ./handled-events.jsonl (override with HANDLED_EVENTS_FILE).
+ *
+ * The payment service refuses loopback and `http://` webhook URLs unless it runs with
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development only): start it so (`WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm run dev`)
+ * to send to this receiver at http://localhost:4000.
  */
 import { createServer } from "node:http";
 import { createReceiver, HandledEvents } from "./receiver";

@@ -18,7 +18,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.parse(`${today()}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 const at = (day: string, hour = 1) => new Date(`${day}T0${hour}:00:00Z`);
 
-async function insertPayment(merchantId: string, day: string, status: PaymentStatus, amount: string, currency: string) {
+async function insertPayment(merchantId: string, day: string, status: PaymentStatus, amount: string, currency: string, occurredDay?: string) {
   await runtime.database.db.insert(payments).values({
     id: newId("payment"),
     merchantId,
@@ -26,6 +26,7 @@ async function insertPayment(merchantId: string, day: string, status: PaymentSta
     amount,
     currency,
     status,
+    occurredAt: occurredDay ? at(occurredDay) : null,
     createdAt: at(day),
     updatedAt: at(day),
   });
@@ -127,6 +128,7 @@ describe("GET /merchant/{id}/stats", () => {
     [{ from: "2026-02-30" }, "query.from"],
     [{ to: "tomorrow" }, "query.to"],
     [{ days: "7" }, "query"],
+    [{ basis: "updated" }, "query.basis"],
   ])("refuses %j with 400", async (query, path) => {
     const response = await stats(query);
     expect(response.status).toBe(400);
@@ -146,6 +148,29 @@ describe("GET /merchant/{id}/stats", () => {
       expect(response.body.code).toBe("not_found");
     }
     expect((await api.get(`/merchant/${shop.merchant.id}/stats`)).status).toBe(401);
+  });
+
+  it("places payments by when they happened with basis=occurred (occurredAt, else creation)", async () => {
+    const importer = await registerTestMerchant(api);
+    const id = importer.merchant.id;
+    // Imported today: two payments that happened 20 and 50 days ago, and one without an occurredAt.
+    await insertPayment(id, today(), "confirmed", "10.00", "EUR", dayOffset(-20));
+    await insertPayment(id, today(), "confirmed", "20.00", "EUR", dayOffset(-50));
+    await insertPayment(id, today(), "pending", "5.00", "EUR");
+
+    const byCreation = (await stats({}, importer)).body;
+    expect(byCreation.payments.total).toBe(3);
+    expect(byCreation.daily.at(-1).count).toBe(3);
+
+    const byOccurrence = await stats({ basis: "occurred" }, importer);
+    expect(byOccurrence.status).toBe(200);
+    // The 50-day-old one falls outside the default 30-day window; the others land on their own days.
+    expect(byOccurrence.body.payments).toEqual({ total: 2, pending: 1, confirmed: 1, failed: 0 });
+    expect(byOccurrence.body.volume).toEqual([{ currency: "EUR", amount: "10.00", count: 1 }]);
+    expect(byOccurrence.body.daily.find((day: { date: string }) => day.date === dayOffset(-20)).count).toBe(1);
+    expect(byOccurrence.body.daily.at(-1).count).toBe(1);
+    const longer = (await stats({ basis: "occurred", from: dayOffset(-60) }, importer)).body;
+    expect(longer.payments.total).toBe(3);
   });
 
   it("serves the dashboard the same figures over tRPC", async () => {

@@ -8,10 +8,12 @@ import { NewCredentials } from "./new-credentials";
 
 export function SignUpForm() {
   const [state, action, pending] = useActionState<SignUpState, FormData>(signUp, {});
+  // The page's one H1 is the form's: "Create a merchant account", then "Your account is ready" in its place.
   if (state.created) return <NewCredentials {...state.created} />;
   const errors = state.fieldErrors ?? {};
   return (
-    <form action={action} className="form" noValidate>
+    <form action={action} className="form" noValidate aria-labelledby="sign-up-heading">
+      <h1 id="sign-up-heading">Create a merchant account</h1>
       {state.error ? (
         <p className="alert alert-error" role="alert">
           {state.error}

@@ -1,3 +1,4 @@
+import { formatMoney } from "@/lib/format-money";
 import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
@@ -8,10 +9,10 @@ export function InvoiceDetails({ invoice }: { invoice: Invoice }) {
   const rows: [string, ReactNode][] = [
     ["Invoice id", <code key="id">{invoice.id}</code>],
     ["Order id", invoice.orderId ?? "—"],
-    ["Amount", `${invoice.amount} ${invoice.currency}`],
-    ["Paid", `${invoice.amountPaid} ${invoice.currency}`],
-    ["Pending", `${invoice.amountPending} ${invoice.currency}`],
-    ["Remaining", `${invoice.amountRemaining} ${invoice.currency}`],
+    ["Amount", formatMoney(invoice.amount, invoice.currency)],
+    ["Paid", formatMoney(invoice.amountPaid, invoice.currency)],
+    ["Pending", formatMoney(invoice.amountPending, invoice.currency)],
+    ["Remaining", formatMoney(invoice.amountRemaining, invoice.currency)],
     ["Status", <span key="s"><StatusBadge status={invoice.status} />{invoice.statusDetail ? ` ${invoice.statusDetail}` : ""}</span>],
     ["Description", invoice.description ?? "—"],
     ["Checkout", <a key="c" href={invoice.checkoutUrl}>{invoice.checkoutUrl}</a>],

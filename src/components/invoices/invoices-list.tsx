@@ -38,7 +38,11 @@ export function InvoicesList() {
           pages.reset();
         }}
       />
-      <QueryView query={query} what="invoices" empty={filtered ? "No invoices match these filters." : "No invoices yet. Create one above or with POST /api/v1/invoice."}>
+      <QueryView query={query} what="invoices" empty={
+          filtered
+            ? "No invoices match these filters: clear them to see every invoice."
+            : "No invoices yet. Create one with the form above: you get a checkout link to send to your customer (your server can do the same with POST /api/v1/invoice)."
+        }>
         {(page) => (
           <>
             <InvoicesTable invoices={page.data} detailHref={(invoice) => `/dashboard/invoices/${invoice.id}`} caption="Invoices, newest first" />

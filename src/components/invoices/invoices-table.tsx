@@ -1,3 +1,4 @@
+import { formatMoney } from "@/lib/format-money";
 import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
@@ -30,8 +31,8 @@ export function InvoicesTable({ invoices, detailHref, caption }: { invoices: Inv
                 </Link>
               </td>
               <td>{invoice.orderId ?? "—"}</td>
-              <td className="num">{invoice.amount} {invoice.currency}</td>
-              <td className="num">{invoice.amountPaid} {invoice.currency}</td>
+              <td className="num">{formatMoney(invoice.amount, invoice.currency)}</td>
+              <td className="num">{formatMoney(invoice.amountPaid, invoice.currency)}</td>
               <td>
                 <StatusBadge status={invoice.status} />
                 {invoice.statusDetail ? <small> {invoice.statusDetail}</small> : null}

@@ -71,7 +71,7 @@ export function ApiKeysCard() {
       {newKey ? (
         <div className="alert alert-warning" role="status" style={{ margin: "0.75rem 0" }}>
           <p style={{ marginTop: 0 }}>{newKey.note} Store it now: it is shown only this once.</p>
-          <SecretValue label="New API key" value={newKey.key} />
+          <SecretValue label="New API key" value={newKey.key} shownAtFirst />
         </div>
       ) : null}
       {error ? (

@@ -85,7 +85,7 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
           </p>
         ) : null}
       </form>
-      <QueryView query={list} what="published keys" empty="No public keys published.">
+      <QueryView query={list} what="published keys" empty="No public keys published yet. Paste a PEM or JWK public key above to serve it in your JWK Set.">
         {(page) => (
           <TableWrap label="Published keys">
             <table className="table">

@@ -1,57 +1,45 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { Empty, QueryView } from "@/components/ui/states";
+import { Suspense } from "react";
 import { InvoiceCounts } from "@/components/invoices/invoice-counts";
+import { Empty, QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { DailyChart } from "./daily-chart";
-import { StatCards } from "./stat-cards";
+import { Quickstart } from "./quickstart";
+import { StatCards, type PaymentsLink } from "./stat-cards";
+import { StatsWindowControls, useStatsWindow, type StatsWindow } from "./stats-window";
 import type { Stats } from "./types";
 
-const WINDOWS = [7, 30, 90, 365] as const;
-
-export function statsWindow(days: number, now = new Date()) {
-  const to = now.toISOString().slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  return { from, to };
-}
-
-export function WindowSelect({ days, onChange }: { days: number; onChange: (days: number) => void }) {
-  return (
-    <div className="field">
-      <label htmlFor="stats-window">Window</label>
-      <select id="stats-window" value={days} onChange={(event) => onChange(Number(event.target.value))}>
-        {WINDOWS.map((value) => (
-          <option key={value} value={value}>
-            Last {value} days
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-export function StatsView({ stats }: { stats: Stats }) {
+export function StatsView({ stats, window, paymentsHref, webhooksHref }: { stats: Stats; window: StatsWindow; paymentsHref?: string; webhooksHref?: string }) {
+  const basisLabel = window.basis === "occurred" ? "when the payments happened (occurredAt, else when recorded)" : "when the payments were recorded here";
+  // The payments list filters by creation day: with the occurred basis a card's list can differ from its count.
+  const paymentsLink: PaymentsLink | undefined = paymentsHref
+    ? (filters) => {
+        const given = Object.entries({ ...filters, from: stats.from, to: stats.to }).filter((entry): entry is [string, string] => Boolean(entry[1]));
+        return `${paymentsHref}?${new URLSearchParams(given)}`;
+      }
+    : undefined;
   return (
     <>
       <p className="muted">
-        {stats.from} to {stats.to} (UTC days).
+        {stats.from} to {stats.to} (UTC days), by {basisLabel}.
       </p>
-      {stats.payments.total === 0 ? (
-        <Empty>No payments in this window yet. Record one with POST /api/v1/payment/confirm and it appears here.</Empty>
-      ) : null}
-      <StatCards stats={stats} />
-      <DailyChart stats={stats} />
+      {stats.payments.total === 0 ? <Empty>No payments in this window. Choose a longer window, or record a payment.</Empty> : null}
+      <StatCards stats={stats} paymentsLink={paymentsLink} webhooksHref={webhooksHref} />
+      <DailyChart stats={stats} basisLabel={basisLabel} />
     </>
   );
 }
 
-/** The signed-in merchant's statistics over a chosen window. */
-export function Overview() {
+/** The signed-in merchant's statistics over a window kept in the URL; a quickstart until the first payment. */
+function OverviewContent() {
   const trpc = useTRPC();
-  const [days, setDays] = useState(30);
-  const query = useQuery({ ...trpc.payments.stats.queryOptions(statsWindow(days)), placeholderData: keepPreviousData });
+  const stats = useStatsWindow();
+  const { from, to, basis } = stats.window;
+  const query = useQuery({ ...trpc.payments.stats.queryOptions({ from, to, basis }), placeholderData: keepPreviousData });
+  // Any payment at all, in any window: a merchant without one sees how to record the first.
+  const anyPayment = useQuery(trpc.payments.list.queryOptions({ limit: 1 }));
   return (
     <>
       <div className="page-header">
@@ -59,12 +47,21 @@ export function Overview() {
           <h1>Overview</h1>
           <p>Payments and webhook deliveries over the window you choose.</p>
         </div>
-        <WindowSelect days={days} onChange={setDays} />
+        <StatsWindowControls stats={stats} />
       </div>
+      {anyPayment.data?.data.length === 0 ? <Quickstart /> : null}
       <QueryView query={query} what="statistics">
-        {(stats) => <StatsView stats={stats} />}
+        {(data) => <StatsView stats={data} window={stats.window} paymentsHref="/dashboard/payments" webhooksHref="/dashboard/webhooks" />}
       </QueryView>
       <InvoiceCounts />
     </>
+  );
+}
+
+export function Overview() {
+  return (
+    <Suspense>
+      <OverviewContent />
+    </Suspense>
   );
 }

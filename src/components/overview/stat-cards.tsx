@@ -1,32 +1,32 @@
+import Link from "next/link";
+import { formatMoney } from "@/lib/format-money";
 import type { Stats } from "./types";
 
 function percent(rate: number | null) {
   return rate === null ? "—" : `${(rate * 100).toFixed(1)} %`;
 }
 
-export function StatCards({ stats }: { stats: Stats }) {
+/** Where a card leads: the payments list with the card's filter (a window of creation days, as that list filters). */
+export type PaymentsLink = (filters: { status?: string; currency?: string }) => string;
+
+/** Each card opens what it counts: the payments behind a figure, or the failed deliveries behind the rate. */
+export function StatCards({ stats, paymentsLink, webhooksHref }: { stats: Stats; paymentsLink?: PaymentsLink; webhooksHref?: string }) {
   const { payments, webhooks, volume } = stats;
+  const card = (label: string, value: number, status?: string) => (
+    <div className="stat" key={label}>
+      <dt>{paymentsLink ? <Link href={paymentsLink({ status })}>{label}</Link> : label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
   return (
     <>
       <dl className="stat-grid" aria-label="Payments in the window">
+        {card("All payments", payments.total)}
+        {card("Confirmed", payments.confirmed, "confirmed")}
+        {card("Pending", payments.pending, "pending")}
+        {card("Failed", payments.failed, "failed")}
         <div className="stat">
-          <dt>Payments</dt>
-          <dd>{payments.total}</dd>
-        </div>
-        <div className="stat">
-          <dt>Confirmed</dt>
-          <dd>{payments.confirmed}</dd>
-        </div>
-        <div className="stat">
-          <dt>Pending</dt>
-          <dd>{payments.pending}</dd>
-        </div>
-        <div className="stat">
-          <dt>Failed</dt>
-          <dd>{payments.failed}</dd>
-        </div>
-        <div className="stat">
-          <dt>Webhook success rate</dt>
+          <dt>{webhooksHref ? <Link href={webhooksHref}>Webhook success rate</Link> : "Webhook success rate"}</dt>
           <dd>
             {percent(webhooks.successRate)}
             <small>
@@ -43,9 +43,9 @@ export function StatCards({ stats }: { stats: Stats }) {
           <dl className="stat-grid" style={{ marginBottom: 0 }}>
             {volume.map((item) => (
               <div className="stat" key={item.currency}>
-                <dt>{item.currency}</dt>
+                <dt>{paymentsLink ? <Link href={paymentsLink({ status: "confirmed", currency: item.currency })}>{item.currency}</Link> : item.currency}</dt>
                 <dd>
-                  {item.amount}
+                  {formatMoney(item.amount, item.currency)}
                   <small>
                     {item.count} payment{item.count === 1 ? "" : "s"}
                   </small>

@@ -6,10 +6,12 @@ import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { PaymentDetails } from "./payment-details";
 import { PaymentHistory } from "./payment-history";
+import { ReconcileForm } from "./reconcile-form";
 
 export function PaymentDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const payment = useQuery(trpc.payments.get.queryOptions({ id }, { retry: false }));
+  const reconciliation = useQuery(trpc.payments.reconciliation.queryOptions({ id }, { enabled: payment.isSuccess }));
   const history = useQuery(trpc.events.forSubject.queryOptions({ subjectId: id }, { enabled: payment.isSuccess }));
   return (
     <>
@@ -24,7 +26,8 @@ export function PaymentDetailView({ id }: { id: string }) {
       <QueryView query={payment} what="the payment">
         {(details) => (
           <>
-            <PaymentDetails payment={details} />
+            <PaymentDetails payment={{ ...details, reconciliationNote: reconciliation.data?.note ?? null, reconciledBy: reconciliation.data?.reconciledBy ?? null }} />
+            <ReconcileForm paymentId={details.id} reconciled={details.reconciledAt !== null} as="merchant" />
             <QueryView query={history} what="events">
               {(events) => <PaymentHistory events={events.data} deliveryHref={(deliveryId) => `/dashboard/webhooks/deliveries/${deliveryId}`} />}
             </QueryView>

@@ -1,14 +1,15 @@
+import { formatMoney } from "@/lib/format-money";
 import { StatusBadge } from "@/components/ui/badge";
 import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
 import { formatDateTime } from "@/components/ui/format";
 import type { PaymentView } from "./types";
 
+/** One payment's fields; `reconciledBy` is whatever names the reconciler for this reader (an email, "support"). */
 export function PaymentDetails({ payment }: { payment: PaymentView }) {
   const rows: [string, React.ReactNode][] = [
     ["Payment id", <code key="id">{payment.id}</code>],
-    ...(payment.merchantId ? ([["Merchant", <code key="m">{payment.merchantId}</code>]] as [string, React.ReactNode][]) : []),
     ["External id", payment.externalId],
-    ["Amount", `${payment.amount} ${payment.currency}`],
+    ["Amount", formatMoney(payment.amount, payment.currency)],
     ["Status", <StatusBadge key="s" status={payment.status} />],
     ["Reference", payment.reference ?? "—"],
     ["Invoice", payment.invoiceId ?? "—"],
@@ -19,6 +20,7 @@ export function PaymentDetails({ payment }: { payment: PaymentView }) {
     ["Failed", formatDateTime(payment.failedAt)],
     ["Reconciled", formatDateTime(payment.reconciledAt)],
     ...(payment.reconciliationNote ? ([["Reconciliation note", payment.reconciliationNote]] as [string, React.ReactNode][]) : []),
+    ...(payment.reconciledAt && payment.reconciledBy ? ([["Reconciled by", payment.reconciledBy]] as [string, React.ReactNode][]) : []),
     ["Created", formatDateTime(payment.createdAt)],
     ["Updated", formatDateTime(payment.updatedAt)],
   ];

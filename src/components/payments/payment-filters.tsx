@@ -3,42 +3,51 @@
 import type { FormEvent } from "react";
 import type { PaymentFilters } from "./types";
 
-/** Day inputs are UTC days: `createdFrom` is the start of the first, `createdTo` the end of the last. */
-function dayStart(day: string) {
-  return day ? `${day}T00:00:00Z` : undefined;
+/** The filters as the URL holds them (`?q=…&status=…&from=YYYY-MM-DD…`): what a reload, Back or a shared link keeps. */
+export type PaymentUrlFilters = Partial<Record<"q" | "status" | "currency" | "reconciled" | "from" | "to", string>>;
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The URL's filters as the payments list takes them. Day inputs are UTC days: `from` starts the first, `to` ends the last. */
+export function toListFilters(url: PaymentUrlFilters): PaymentFilters {
+  const status = url.status === "pending" || url.status === "confirmed" || url.status === "failed" ? url.status : undefined;
+  const reconciled = url.reconciled === "true" || url.reconciled === "false" ? url.reconciled : undefined;
+  return {
+    q: url.q?.trim() || undefined,
+    status,
+    currency: url.currency?.trim().toUpperCase() || undefined,
+    reconciled,
+    createdFrom: url.from && ISO_DAY.test(url.from) ? `${url.from}T00:00:00Z` : undefined,
+    createdTo: url.to && ISO_DAY.test(url.to) ? dayAfter(url.to) : undefined,
+  };
 }
+
 function dayAfter(day: string) {
-  if (!day) return undefined;
   const next = new Date(`${day}T00:00:00Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return next.toISOString();
 }
 
-export function PaymentFiltersForm({ initial, onApply }: { initial: PaymentFilters; onApply: (filters: PaymentFilters) => void }) {
+export function PaymentFiltersForm({ current, onApply }: { current: PaymentUrlFilters; onApply: (filters: PaymentUrlFilters) => void }) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const value = (name: string) => String(form.get(name) ?? "").trim();
-    const status = value("status");
-    onApply({
-      status: status === "pending" || status === "confirmed" || status === "failed" ? status : undefined,
-      currency: value("currency").toUpperCase() || undefined,
-      reference: value("reference") || undefined,
-      externalId: value("externalId") || undefined,
-      createdFrom: dayStart(value("from")),
-      createdTo: dayAfter(value("to")),
-    });
+    const value = (name: string) => String(form.get(name) ?? "").trim() || undefined;
+    onApply({ q: value("q"), status: value("status"), currency: value("currency")?.toUpperCase(), reconciled: value("reconciled"), from: value("from"), to: value("to") });
   }
-  function clear(event: FormEvent<HTMLFormElement>) {
-    event.currentTarget.reset();
-    onApply({});
-  }
-  const lastDay = initial.createdTo ? new Date(new Date(initial.createdTo).getTime() - 1).toISOString().slice(0, 10) : "";
   return (
-    <form className="card form-row" onSubmit={submit} onReset={clear} aria-label="Filter payments">
+    // Keyed by the URL's filters by the caller: Back and shared links show their own values in the fields.
+    <form className="card form-row" onSubmit={submit} onReset={() => onApply({})} role="search" aria-label="Search and filter payments">
+      <div className="field" style={{ flex: "2 1 16rem" }}>
+        <label htmlFor="filter-q">Search</label>
+        <input id="filter-q" name="q" defaultValue={current.q} placeholder="External id, reference or pay_… (any part)" aria-describedby="filter-q-hint" />
+        <p id="filter-q-hint" className="field-hint">
+          Matches the start or any part, in any case.
+        </p>
+      </div>
       <div className="field">
         <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" name="status" defaultValue={initial.status ?? ""}>
+        <select id="filter-status" name="status" defaultValue={current.status ?? ""}>
           <option value="">Any</option>
           <option value="pending">Pending</option>
           <option value="confirmed">Confirmed</option>
@@ -47,23 +56,23 @@ export function PaymentFiltersForm({ initial, onApply }: { initial: PaymentFilte
       </div>
       <div className="field">
         <label htmlFor="filter-currency">Currency</label>
-        <input id="filter-currency" name="currency" size={6} defaultValue={initial.currency} placeholder="USD" />
+        <input id="filter-currency" name="currency" size={6} defaultValue={current.currency} placeholder="USD" />
       </div>
       <div className="field">
-        <label htmlFor="filter-external">External id</label>
-        <input id="filter-external" name="externalId" defaultValue={initial.externalId} />
-      </div>
-      <div className="field">
-        <label htmlFor="filter-reference">Reference</label>
-        <input id="filter-reference" name="reference" defaultValue={initial.reference} />
+        <label htmlFor="filter-reconciled">Reconciled</label>
+        <select id="filter-reconciled" name="reconciled" defaultValue={current.reconciled ?? ""}>
+          <option value="">Any</option>
+          <option value="true">Reconciled</option>
+          <option value="false">Not yet</option>
+        </select>
       </div>
       <div className="field">
         <label htmlFor="filter-from">Created from (UTC day)</label>
-        <input id="filter-from" name="from" type="date" defaultValue={initial.createdFrom?.slice(0, 10)} />
+        <input id="filter-from" name="from" type="date" defaultValue={current.from} />
       </div>
       <div className="field">
         <label htmlFor="filter-to">Created to (UTC day)</label>
-        <input id="filter-to" name="to" type="date" defaultValue={lastDay} />
+        <input id="filter-to" name="to" type="date" defaultValue={current.to} />
       </div>
       <button type="submit" className="btn btn-primary">
         Apply filters

@@ -1,15 +1,17 @@
 "use client";
 
+import { formatMoney } from "@/lib/format-money";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
 import type { PaymentView } from "./types";
 
 const column = createColumnHelper<PaymentView>();
 
-function columnsFor(detailHref: (payment: PaymentView) => string, showMerchant: boolean) {
+function columnsFor(detailHref: (payment: PaymentView) => string, merchant?: (merchantId: string) => ReactNode) {
   return [
     column.accessor("id", {
       header: "Payment",
@@ -19,16 +21,26 @@ function columnsFor(detailHref: (payment: PaymentView) => string, showMerchant: 
         </Link>
       ),
     }),
-    ...(showMerchant ? [column.accessor((row) => row.merchantId ?? "", { id: "merchant", header: "Merchant", cell: (info) => <code>{info.getValue()}</code> })] : []),
-    column.accessor("externalId", { header: "External id" }),
+    ...(merchant ? [column.accessor((row) => row.merchantId ?? "", { id: "merchant", header: "Merchant", cell: (info) => merchant(info.getValue()) })] : []),
+    // The merchant's own ids are what people search by and recognise: each opens the payment too.
+    column.accessor("externalId", { header: "External id", cell: (info) => <Link href={detailHref(info.row.original)}>{info.getValue()}</Link> }),
     column.accessor("amount", {
       header: () => <span>Amount</span>,
-      cell: (info) => `${info.getValue()} ${info.row.original.currency}`,
+      cell: (info) => formatMoney(info.getValue(), info.row.original.currency),
       meta: { numeric: true },
     }),
     column.accessor("status", { header: "Status", cell: (info) => <StatusBadge status={info.getValue()} /> }),
-    column.accessor("reference", { header: "Reference", cell: (info) => info.getValue() ?? "—" }),
-    column.accessor("reconciledAt", { header: "Reconciled", cell: (info) => (info.getValue() ? formatDate(info.getValue()) : "no") }),
+    column.accessor("reference", {
+      header: "Reference",
+      cell: (info) => {
+        const reference = info.getValue();
+        return reference ? <Link href={detailHref(info.row.original)}>{reference}</Link> : "—";
+      },
+    }),
+    column.accessor("reconciledAt", {
+      header: "Reconciled",
+      cell: (info) => (info.getValue() ? `yes, ${formatDate(info.getValue())}` : "not yet"),
+    }),
     column.accessor("createdAt", { header: "Created", cell: (info) => formatDate(info.getValue()) }),
   ];
 }
@@ -37,15 +49,16 @@ function columnsFor(detailHref: (payment: PaymentView) => string, showMerchant: 
 export function PaymentsTable({
   payments,
   detailHref,
-  showMerchant = false,
+  merchant,
   caption,
 }: {
   payments: PaymentView[];
   detailHref: (payment: PaymentView) => string;
-  showMerchant?: boolean;
+  /** Staff views across merchants: how to show a row's merchant. */
+  merchant?: (merchantId: string) => ReactNode;
   caption: string;
 }) {
-  const table = useReactTable({ data: payments, columns: columnsFor(detailHref, showMerchant), getCoreRowModel: getCoreRowModel() });
+  const table = useReactTable({ data: payments, columns: columnsFor(detailHref, merchant), getCoreRowModel: getCoreRowModel() });
   return (
     <TableWrap label={caption}>
       <table className="table">

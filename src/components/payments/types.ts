@@ -23,8 +23,10 @@ export interface PaymentView {
 }
 
 export interface PaymentFilters {
+  q?: string;
   status?: "pending" | "confirmed" | "failed";
   currency?: string;
+  reconciled?: "true" | "false";
   reference?: string;
   externalId?: string;
   createdFrom?: string;

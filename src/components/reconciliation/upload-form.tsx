@@ -31,8 +31,10 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
     setError(null);
     if (!chosen) return;
     const header = await headerOf(chosen);
+    // The remembered mapping may still be loading (a file chosen right after the page opened): wait for it
+    // before the column pickers appear, so it never overwrites a choice made in them.
+    const saved = ((remembered.isSuccess ? remembered.data : (await remembered.refetch()).data) ?? {}) as Mapping;
     setColumns(header);
-    const saved = (remembered.data ?? {}) as Mapping;
     const lower = new Map(header.map((name) => [name.toLowerCase(), name]));
     setMapping(Object.fromEntries(FIELDS.map((field) => [field, saved[field] && header.includes(saved[field]!) ? saved[field] : lower.get(field.toLowerCase())])));
   }
@@ -77,7 +79,11 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
             {FIELDS.map((field) => (
               <div className="field" key={field}>
                 <label htmlFor={`map-${field}`}>{field}</label>
-                <select id={`map-${field}`} value={mapping[field] ?? ""} onChange={(event) => setMapping({ ...mapping, [field]: event.currentTarget.value || undefined })}>
+                <select id={`map-${field}`} value={mapping[field] ?? ""} onChange={(event) => {
+                  // An updater, not `{...mapping}`: two quick changes must not start from the same stale mapping.
+                  const column = event.currentTarget.value || undefined;
+                  setMapping((current) => ({ ...current, [field]: column }));
+                }}>
                   <option value="">—</option>
                   {columns.map((column) => (
                     <option key={column} value={column}>

@@ -38,7 +38,7 @@ export function ProfileForm() {
   if (profile.isPending) return <Loading what="your profile" />;
   if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" />;
   return (
-    <form className="form" onSubmit={submit} aria-labelledby="profile-heading">
+    <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
       <dl className="details">
         <dt>Merchant id</dt>

@@ -17,6 +17,7 @@ const MERCHANT_NAV: NavItem[] = [
 
 const STAFF_NAV: NavItem[] = [
   { href: "/dashboard/staff", label: "Payment search" },
+  { href: "/dashboard/staff/merchants", label: "Merchants" },
   { href: "/dashboard/staff/audit", label: "Audit log" },
   { href: "/dashboard/staff/account", label: "Account" },
 ];

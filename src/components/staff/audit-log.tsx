@@ -8,6 +8,7 @@ import { QueryView } from "@/components/ui/states";
 import { formatDateTime } from "@/components/ui/format";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
+import { MerchantName, UserName, useStaffNames } from "./staff-names";
 
 interface Filters {
   merchantId?: string;
@@ -19,6 +20,10 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
   const [filters, setFilters] = useState<Filters>({ merchantId: initialMerchantId });
   const pages = useCursorPages();
   const query = useQuery(trpc.staff.auditLog.queryOptions({ ...filters, cursor: pages.cursor, limit: 50 }));
+  const names = useStaffNames({
+    merchantIds: query.data?.data.map((entry) => entry.merchantId),
+    userIds: query.data?.data.map((entry) => (entry.actorType === "staff" || entry.actorType === "user" ? entry.actorId : null)),
+  });
 
   function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -64,13 +69,21 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
                     <tr key={entry.id}>
                       <td>{formatDateTime(entry.createdAt)}</td>
                       <td>
-                        {entry.actorType}
-                        {entry.actorId ? <code> {entry.actorId}</code> : null}
+                        {entry.actorId && (entry.actorType === "staff" || entry.actorType === "user") ? (
+                          <>
+                            <UserName id={entry.actorId} names={names} /> <span className="muted">({entry.actorType})</span>
+                          </>
+                        ) : (
+                          <>
+                            {entry.actorType}
+                            {entry.actorId ? <code> {entry.actorId}</code> : null}
+                          </>
+                        )}
                       </td>
                       <td>
                         <code>{entry.action}</code>
                       </td>
-                      <td>{entry.merchantId ? <code>{entry.merchantId}</code> : "—"}</td>
+                      <td>{entry.merchantId ? <MerchantName id={entry.merchantId} names={names} /> : "—"}</td>
                       <td>
                         {entry.targetType}
                         {entry.targetId ? <code> {entry.targetId}</code> : null}

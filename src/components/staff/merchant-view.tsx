@@ -2,8 +2,9 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { statsWindow, StatsView, WindowSelect } from "@/components/overview/overview";
+import { Suspense } from "react";
+import { StatsView } from "@/components/overview/overview";
+import { StatsWindowControls, useStatsWindow } from "@/components/overview/stats-window";
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { formatDateTime } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
@@ -15,12 +16,20 @@ import { StaffInvoices } from "./staff-invoices";
 
 /** One merchant for support staff: profile, statistics, payments, invoices (mark paid / void), failed deliveries. */
 export function MerchantView({ merchantId }: { merchantId: string }) {
+  return (
+    <Suspense>
+      <MerchantViewContent merchantId={merchantId} />
+    </Suspense>
+  );
+}
+
+function MerchantViewContent({ merchantId }: { merchantId: string }) {
   const trpc = useTRPC();
-  const [days, setDays] = useState(30);
+  const statsWindow = useStatsWindow();
   const pages = useCursorPages();
   const profile = useQuery(trpc.staff.merchant.queryOptions({ merchantId }, { retry: false }));
   const stats = useQuery({
-    ...trpc.payments.staff.stats.queryOptions({ merchantId, ...statsWindow(days) }, { enabled: profile.isSuccess }),
+    ...trpc.payments.staff.stats.queryOptions({ merchantId, from: statsWindow.window.from, to: statsWindow.window.to, basis: statsWindow.window.basis }, { enabled: profile.isSuccess }),
     placeholderData: keepPreviousData,
   });
   const payments = useQuery({
@@ -41,7 +50,7 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
             <Link href={`/dashboard/staff/merchants/${merchant.id}/reconciliation`}>reconciliation</Link>
           </p>
         </div>
-        <WindowSelect days={days} onChange={setDays} />
+        <StatsWindowControls stats={statsWindow} />
       </div>
       <section className="card" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
@@ -61,7 +70,7 @@ export function MerchantView({ merchantId }: { merchantId: string }) {
         </dl>
       </section>
       <QueryView query={stats} what="statistics">
-        {(data) => <StatsView stats={data} />}
+        {(data) => <StatsView stats={data} window={statsWindow.window} />}
       </QueryView>
       <section className="card" aria-labelledby="merchant-payments-heading">
         <h2 id="merchant-payments-heading">Payments</h2>

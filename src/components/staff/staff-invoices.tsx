@@ -1,5 +1,6 @@
 "use client";
 
+import { formatMoney } from "@/lib/format-money";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { InvoicesTable } from "@/components/invoices/invoices-table";
@@ -52,7 +53,7 @@ export function StaffInvoices({ merchantId }: { merchantId: string }) {
                     <select id="staff-invoice-id" name="invoiceId" required>
                       {markable.map((invoice) => (
                         <option key={invoice.id} value={invoice.id}>
-                          {invoice.id} · {invoice.amount} {invoice.currency} · {invoice.status}
+                          {invoice.id} · {formatMoney(invoice.amount, invoice.currency)} · {invoice.status}
                         </option>
                       ))}
                     </select>

@@ -3,14 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { PaymentDetails } from "@/components/payments/payment-details";
+import { ReconcileForm } from "@/components/payments/reconcile-form";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
-import { ReconcileForm } from "./reconcile-form";
+import { MerchantName, useStaffNames } from "./staff-names";
 
-/** One payment of any merchant, for support staff, found by its id (the search is audit-logged). */
+/** One payment of any merchant, for support staff, opened by its id (audit-logged as `payment.viewed`). */
 export function StaffPayment({ id }: { id: string }) {
   const trpc = useTRPC();
-  const query = useQuery(trpc.payments.staff.search.queryOptions({ query: id }));
+  const query = useQuery(trpc.payments.staff.get.queryOptions({ id }, { retry: false }));
+  const names = useStaffNames({ merchantIds: [query.data?.merchantId], userIds: [query.data?.reconciledBy] });
   return (
     <>
       <p>
@@ -22,25 +24,15 @@ export function StaffPayment({ id }: { id: string }) {
         </h1>
       </div>
       <QueryView query={query} what="the payment">
-        {(results) => {
-          const payment = results.data.find((candidate) => candidate.id === id);
-          if (!payment) {
-            return (
-              <p className="alert alert-error" role="alert">
-                No payment has the id {id}.
-              </p>
-            );
-          }
-          return (
-            <>
-              <p>
-                Merchant: <Link href={`/dashboard/staff/merchants/${payment.merchantId}`}>{payment.merchantId}</Link>
-              </p>
-              <PaymentDetails payment={payment} />
-              <ReconcileForm paymentId={payment.id} reconciled={payment.reconciledAt !== null} />
-            </>
-          );
-        }}
+        {(payment) => (
+          <>
+            <p>
+              Merchant: <MerchantName id={payment.merchantId} names={names} />
+            </p>
+            <PaymentDetails payment={{ ...payment, reconciledBy: payment.reconciledBy ? (names.user(payment.reconciledBy)?.email ?? payment.reconciledBy) : null }} />
+            <ReconcileForm paymentId={payment.id} reconciled={payment.reconciledAt !== null} as="staff" />
+          </>
+        )}
       </QueryView>
     </>
   );

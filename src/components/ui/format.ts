@@ -11,8 +11,3 @@ export function formatDateTime(value: Date | string | null | undefined): string 
   const date = typeof value === "string" ? new Date(value) : value;
   return date.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 }
-
-/** Amounts stay exact decimal strings: never parsed into floats for display. */
-export function formatAmount(amount: string, currency: string): string {
-  return `${amount} ${currency}`;
-}

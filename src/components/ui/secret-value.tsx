@@ -7,20 +7,24 @@ const MASK = "••••••••••••••••••••";
 
 /**
  * A secret shown masked until a deliberate click. Either the value is already here (`value`, e.g. just
- * created) or it is fetched on reveal (`reveal`), so it is not in the page until asked for.
+ * created) or it is fetched on reveal (`reveal`), so it is not in the page until asked for. A secret shown
+ * only this once (a new API key) starts unmasked (`shownAtFirst`): a reveal step there only risks the user
+ * leaving without copying it.
  */
 export function SecretValue({
   label,
   value,
   reveal,
   hint,
+  shownAtFirst = false,
 }: {
   label: string;
   value?: string;
   reveal?: () => Promise<string>;
   hint?: string;
+  shownAtFirst?: boolean;
 }) {
-  const [shown, setShown] = useState<string | null>(null);
+  const [shown, setShown] = useState<string | null>(shownAtFirst && value !== undefined ? value : null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
 

@@ -13,6 +13,7 @@ export function EndpointCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
+  const policy = useQuery(trpc.webhooks.targetPolicy.queryOptions());
   const [saved, setSaved] = useState(false);
   const update = useMutation(
     trpc.merchants.update.mutationOptions({
@@ -40,7 +41,8 @@ export function EndpointCard() {
   return (
     <section className="card" aria-labelledby="endpoint-heading">
       <h2 id="endpoint-heading">Endpoint</h2>
-      <form className="form" onSubmit={submit}>
+      {/* Any edit clears "Saved.": it must never stand beside a value that is not saved (or not valid). */}
+      <form className="form" onSubmit={submit} onChange={() => setSaved(false)}>
         <div className="field">
           <label htmlFor="webhook-url">Webhook URL</label>
           <input
@@ -53,7 +55,10 @@ export function EndpointCard() {
             aria-invalid={fieldError ? true : undefined}
           />
           <p id="webhook-url-hint" className="field-hint">
-            HTTPS, reachable from the internet (private and loopback addresses are refused). Leave empty to stop sending.
+            {policy.data?.allowPrivateTargets
+              ? "This server also sends to http:// and to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for development only)."
+              : "HTTPS, reachable from the internet: private and loopback addresses are refused (a receiver on your own machine needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true on this server)."}{" "}
+            Leave empty to stop sending.
           </p>
         </div>
         <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>

@@ -30,7 +30,8 @@ export function FailedDeliveries() {
     <section className="card" aria-labelledby="failed-heading">
       <div className="page-header" style={{ marginBottom: "0.75rem" }}>
         <h2 id="failed-heading">Failed deliveries</h2>
-        <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} />
+        {/* Nothing to retry, nothing to offer: the button appears with the first failed delivery. */}
+        {query.data?.data.length ? <RetryAll onDone={(count) => setNotice(`${count} failed deliveries are queued for another attempt.`)} /> : null}
       </div>
       <RetryFeedback notice={notice} error={retry.error} />
       <QueryView query={query} what="failed deliveries" empty="No failed deliveries. Deliveries that exhaust their retries appear here.">

@@ -60,15 +60,18 @@ export async function openServerDatabase(url: string, options: { max?: number } 
  */
 export async function openEmbeddedDatabase(dataDir: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  if (!dataDir) return embeddedHandle(await PGlite.create(), drizzle, migrate);
+  // pg_trgm: the payment search's trigram indexes (docs/dashboard.md, "Search"); the migration creates the extension.
+  const options = { extensions: { pg_trgm } };
+  if (!dataDir) return embeddedHandle(await PGlite.create(options), drizzle, migrate);
   const folder = path.resolve(dataDir, "pglite");
   mkdirSync(folder, { recursive: true });
   // Before PGlite reads a byte: a second process on this folder refuses here (db/data-dir-lock.ts).
   const lock = lockDataDir(path.resolve(dataDir));
   try {
-    const handle = await embeddedHandle(await PGlite.create(folder), drizzle, migrate);
+    const handle = await embeddedHandle(await PGlite.create(folder, options), drizzle, migrate);
     return { ...handle, close: () => handle.close().finally(() => lock.release()) };
   } catch (error) {
     lock.release();

@@ -8,7 +8,6 @@ export const metadata: Metadata = { title: "Create a merchant account" };
 export default function SignUpPage() {
   return (
     <div className="auth-card">
-      <h1>Create a merchant account</h1>
       <SignUpForm />
     </div>
   );

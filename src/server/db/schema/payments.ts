@@ -47,12 +47,25 @@ export const payments = pgTable(
       table.currency,
       table.amount,
     ),
+    // The same, by when the payment happened (`occurredAt`, else creation): imported history spreads over its real days.
+    index("payments_merchant_occurred_stats_idx").on(
+      table.merchantId,
+      table.livemode,
+      sql`coalesce(${table.occurredAt}, ${table.createdAt})`,
+      table.status,
+      table.currency,
+      table.amount,
+    ),
     index("payments_merchant_status_currency_idx").on(table.merchantId, table.livemode, table.status, table.currency),
     // An invoice's attached payments (their sums are recomputed on every change).
     index("payments_merchant_invoice_idx").on(table.merchantId, table.invoiceId),
     index("payments_merchant_reference_idx").on(table.merchantId, table.reference),
     index("payments_reference_idx").on(table.reference),
     index("payments_external_idx").on(table.externalId),
+    // Search by prefix or substring (`ILIKE '%…%'`, docs/dashboard.md, "Search"): trigram indexes (pg_trgm).
+    index("payments_external_trgm_idx").using("gin", table.externalId.op("gin_trgm_ops")),
+    index("payments_reference_trgm_idx").using("gin", table.reference.op("gin_trgm_ops")),
+    index("payments_id_trgm_idx").using("gin", table.id.op("gin_trgm_ops")),
   ],
 );
 

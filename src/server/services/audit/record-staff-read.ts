@@ -17,6 +17,8 @@ export const STAFF_READ_ACTIONS = {
   reconciliations: "staff.reconciliations_viewed",
   invoices: "staff.invoices_viewed",
   invoice: "staff.invoice_viewed",
+  /** One payment opened from the search (the search itself is `payment.searched`, logged on every search). */
+  payment: "payment.viewed",
 } as const;
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 

@@ -43,6 +43,16 @@ export function pageSql(where: string): string {
     order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
 }
 
+/**
+ * Up to `$2` payments matching `search` among the newest `window` rows that match `where`, newest first: the
+ * first step of a search (services/payments/list.ts, searchPage). The inner walk is the keyset index's order.
+ */
+export function recentSearchSql(where: string, search: string, window: string): string {
+  return `select ${PAYMENT_COLUMNS} from (select * from payments where ${where}
+      order by payments.created_at desc nulls last, payments.id desc nulls last limit ${window}::int) as payments
+    where ${search} order by payments.created_at desc nulls last, payments.id desc nulls last limit $2::int`;
+}
+
 /** One payment by id (`$1`), only the merchant's own (`$2`) in the caller's mode (`$3`: "true" or "false", cast through text: postgres.js would bind a string to a boolean parameter as false). */
 export const PAYMENT_BY_ID_SQL = `select ${PAYMENT_COLUMNS} from payments where id = $1 and merchant_id = $2 and livemode = $3::text::boolean`;
 

@@ -152,6 +152,14 @@ export const listPaymentsInput = z.strictObject({
   currency: currencyCode.optional(),
   reference: text(255).optional(),
   externalId: text(255).optional(),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("Part of the external id, the reference or the payment id: its start or any part of it, case-insensitive."),
+  reconciled: z.enum(["true", "false"]).optional().describe("Only payments marked reconciled (`true`) or not yet (`false`)."),
   createdFrom: isoInstantInput({ offset: true }).optional().describe("Inclusive."),
   createdTo: isoInstantInput({ offset: true }).optional().describe("Exclusive."),
 }).superRefine(startNotAfterEnd("createdFrom", "createdTo"));
@@ -166,6 +174,10 @@ export const DEFAULT_STATS_DAYS = 30;
 export const paymentStatsInput = z.strictObject({
   from: isoDayInput().optional().describe(`First UTC day (inclusive); default ${DEFAULT_STATS_DAYS} days before \`to\`.`),
   to: isoDayInput().optional().describe("Last UTC day (inclusive); default today."),
+  basis: z
+    .enum(["created", "occurred"])
+    .optional()
+    .describe("Which time places a payment in a day: `created` (default, when it was recorded here) or `occurred` (its `occurredAt`, else its creation), so imported history lands on its real days."),
 });
 export type PaymentStatsInput = z.input<typeof paymentStatsInput>;
 
@@ -189,10 +201,11 @@ export type PaymentStats = z.infer<typeof paymentStatsSchema>;
 
 export const reconcilePaymentInput = z.strictObject({
   paymentId: z.string().min(1).max(100),
-  note: text(2000),
+  // A note of blanks says nothing about what the payment was matched against.
+  note: z.string().trim().min(1).max(2000),
 });
 export const clearReconciliationInput = z.strictObject({ paymentId: z.string().min(1).max(100) });
 export const searchPaymentsInput = z.strictObject({
-  query: text(255).describe("A payment id, an external id or a reference, matched exactly."),
+  query: z.string().trim().min(1).max(255).describe("A payment id, an external id or a reference, or its start or any part of it (case-insensitive)."),
   limit: z.number().int().min(1).max(100).default(50),
 });

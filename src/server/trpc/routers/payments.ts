@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { clearPaymentReconciliation } from "@/server/services/payments/clear-reconciliation";
 import { getPayment } from "@/server/services/payments/get";
-import { listPayments } from "@/server/services/payments/list";
+import { countPayments, listPayments } from "@/server/services/payments/list";
 import { markPaymentReconciled } from "@/server/services/payments/reconcile";
+import { getPaymentReconciliation, paymentReconciliationInput, paymentReconciliationSchema } from "@/server/services/payments/reconciliation-of";
 import {
   clearReconciliationInput,
   getPaymentInput,
@@ -14,12 +15,20 @@ import {
   reconcilePaymentInput,
   searchPaymentsInput,
   staffPaymentSchema,
+  type Payment,
+  type StaffPayment,
 } from "@/server/services/payments/schemas";
 import { searchPayments } from "@/server/services/payments/search";
 import { getPaymentStats } from "@/server/services/payments/stats";
+import { viewPaymentAsStaff, viewPaymentInput } from "@/server/services/staff/view-payment";
 import { createRouter, merchantProcedure, staffProcedure } from "../init";
 
 const forMerchant = { merchantId: z.string().min(1).max(100) };
+
+/** A merchant sees its payment as the API shows it: the staff-only columns (who reconciled, the note) stay out. */
+function toMerchantView({ merchantId: _merchantId, reconciledBy: _reconciledBy, reconciliationNote: _note, ...payment }: StaffPayment): Payment {
+  return payment;
+}
 
 /** Payments for the dashboard: the signed-in merchant's own, and support staff's cross-merchant verbs. */
 export const paymentsRouter = createRouter({
@@ -27,10 +36,28 @@ export const paymentsRouter = createRouter({
     .input(listPaymentsInput)
     .output(paymentListSchema)
     .query(({ ctx, input }) => listPayments({ ctx: ctx.service, input })),
+  /** The result count beside the list: the same filters, counted up to 10,000. */
+  count: merchantProcedure
+    .input(listPaymentsInput)
+    .output(z.object({ count: z.number().int(), capped: z.boolean() }))
+    .query(({ ctx, input }) => countPayments({ ctx: ctx.service, input })),
   get: merchantProcedure
     .input(getPaymentInput)
     .output(paymentSchema)
     .query(({ ctx, input }) => getPayment({ ctx: ctx.service, input })),
+  reconciliation: merchantProcedure
+    .input(paymentReconciliationInput)
+    .output(paymentReconciliationSchema)
+    .query(({ ctx, input }) => getPaymentReconciliation({ ctx: ctx.service, input })),
+  /** The merchant's own users reconcile their payments (docs/reconciliation.md); audit-logged like staff's. */
+  markReconciled: merchantProcedure
+    .input(reconcilePaymentInput)
+    .output(paymentSchema)
+    .mutation(async ({ ctx, input }) => toMerchantView(await markPaymentReconciled({ ctx: ctx.service, input }))),
+  clearReconciliation: merchantProcedure
+    .input(clearReconciliationInput)
+    .output(paymentSchema)
+    .mutation(async ({ ctx, input }) => toMerchantView(await clearPaymentReconciliation({ ctx: ctx.service, input }))),
   stats: merchantProcedure
     .input(paymentStatsInput)
     .output(paymentStatsSchema)
@@ -41,6 +68,11 @@ export const paymentsRouter = createRouter({
       .input(searchPaymentsInput)
       .output(z.object({ data: z.array(staffPaymentSchema) }))
       .query(({ ctx, input }) => searchPayments({ ctx: ctx.service, input })),
+    /** One payment of any merchant, opened by id: audit-logged as `payment.viewed`. */
+    get: staffProcedure
+      .input(viewPaymentInput)
+      .output(staffPaymentSchema)
+      .query(({ ctx, input }) => viewPaymentAsStaff({ ctx: ctx.service, input })),
     /** One merchant's payments, read-only, as that merchant would see them. */
     list: staffProcedure
       .input(listPaymentsInput.extend(forMerchant))

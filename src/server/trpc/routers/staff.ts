@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { listAuditLog, listAuditLogInput } from "@/server/services/audit/list";
+import { listMerchantsAsStaff, listMerchantsInput } from "@/server/services/staff/list-merchants";
+import { lookUpStaffNames, staffNamesInput } from "@/server/services/staff/names";
 import { viewMerchantAsStaff, viewMerchantInput } from "@/server/services/staff/view-merchant";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { listFailedDeliveriesInput } from "@/server/services/webhooks/schemas";
@@ -14,6 +16,8 @@ const forMerchant = { merchantId: z.string().min(1).max(64) };
  */
 export const staffRouter = createRouter({
   auditLog: staffProcedure.input(listAuditLogInput).query(({ ctx, input }) => listAuditLog({ ctx: ctx.service, input })),
+  merchants: staffProcedure.input(listMerchantsInput).query(({ ctx, input }) => listMerchantsAsStaff({ ctx: ctx.service, input })),
+  names: staffProcedure.input(staffNamesInput).query(({ ctx, input }) => lookUpStaffNames({ ctx: ctx.service, input })),
   merchant: staffProcedure.input(viewMerchantInput).query(({ ctx, input }) => viewMerchantAsStaff({ ctx: ctx.service, input })),
   failedDeliveries: staffProcedure
     .input(listFailedDeliveriesInput.extend(forMerchant))

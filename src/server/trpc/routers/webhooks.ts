@@ -29,6 +29,8 @@ export const webhooksRouter = createRouter({
     if (!input.dryRun) await rateLimitsFor(ctx.runtime).consume([{ policy: TEST_SEND_LIMIT, subject: requireMerchantId(ctx.service) }]);
     return sendTestWebhook({ ctx: ctx.service, input });
   }),
+  /** What the URL field's hint must say: whether this server sends to http:// and private/loopback targets. */
+  targetPolicy: merchantProcedure.query(({ ctx }) => ({ allowPrivateTargets: ctx.service.env.WEBHOOK_ALLOW_PRIVATE_TARGETS })),
   // Mutations, not queries: each reveal and rotation is audited, and must not be cached or prefetched.
   revealSecret: merchantProcedure.mutation(({ ctx }) => revealWebhookSecret({ ctx: ctx.service })),
   rotateSecret: merchantProcedure.mutation(({ ctx }) => rotateWebhookSecret({ ctx: ctx.service })),

@@ -18,7 +18,7 @@ const COLUMNS = [
   "id", "externalId", "amount", "currency", "status", "reference", "invoiceId", "method", "network",
   "occurredAt", "confirmedAt", "failedAt", "reconciledAt", "createdAt", "updatedAt", "metadata",
 ] as const;
-const FILTERS = ["status", "currency", "reference", "externalId", "createdFrom", "createdTo"] as const;
+const FILTERS = ["status", "currency", "reference", "externalId", "q", "reconciled", "createdFrom", "createdTo"] as const;
 const PAGE = 100;
 
 export async function GET(request: Request) {

@@ -4,17 +4,26 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 
-/** Mark a payment reconciled with a note (again: replaces the note), or clear a wrong reconciliation. */
-export function ReconcileForm({ paymentId, reconciled }: { paymentId: string; reconciled: boolean }) {
+/**
+ * Mark a payment reconciled with a note (again: replaces the note), or clear a wrong reconciliation. The
+ * merchant's own users (`as="merchant"`) and support staff use the same verbs; both are audit-logged.
+ */
+export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string; reconciled: boolean; as: "merchant" | "staff" }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
   const onSuccess = async (text: string) => {
     setMessage(text);
-    await queryClient.invalidateQueries({ queryKey: trpc.payments.staff.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.payments.pathKey() });
   };
-  const mark = useMutation(trpc.payments.staff.markReconciled.mutationOptions({ onSuccess: () => onSuccess("Marked reconciled.") }));
-  const clear = useMutation(trpc.payments.staff.clearReconciliation.mutationOptions({ onSuccess: () => onSuccess("Reconciliation cleared.") }));
+  const marked = { onSuccess: () => onSuccess("Marked reconciled.") };
+  const cleared = { onSuccess: () => onSuccess("Reconciliation cleared.") };
+  // Both pairs exist (hooks are not called conditionally); `as` picks the one this reader may use.
+  const staffMark = useMutation(trpc.payments.staff.markReconciled.mutationOptions(marked));
+  const staffClear = useMutation(trpc.payments.staff.clearReconciliation.mutationOptions(cleared));
+  const ownMark = useMutation(trpc.payments.markReconciled.mutationOptions(marked));
+  const ownClear = useMutation(trpc.payments.clearReconciliation.mutationOptions(cleared));
+  const [mark, clear] = as === "staff" ? [staffMark, staffClear] : [ownMark, ownClear];
   const error = mark.error ?? clear.error;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -31,7 +40,8 @@ export function ReconcileForm({ paymentId, reconciled }: { paymentId: string; re
           <label htmlFor="reconcile-note">Note</label>
           <textarea id="reconcile-note" name="note" required maxLength={2000} aria-describedby="reconcile-hint" />
           <p id="reconcile-hint" className="field-hint">
-            What it was matched against (bank statement line, transaction hash). Written to the audit log.
+            Reconciled means checked against your bank statement or the chain: what it was matched against (statement line, transaction
+            hash). Written to the audit log with who did it.
           </p>
         </div>
         <div className="form-row">

@@ -1,6 +1,7 @@
 DROP INDEX "payments_merchant_external_key";--> statement-breakpoint
 DROP INDEX "payments_merchant_created_idx";--> statement-breakpoint
 DROP INDEX "payments_merchant_created_stats_idx";--> statement-breakpoint
+DROP INDEX "payments_merchant_occurred_stats_idx";--> statement-breakpoint
 DROP INDEX "payments_merchant_status_currency_idx";--> statement-breakpoint
 DROP INDEX "events_merchant_created_idx";--> statement-breakpoint
 DROP INDEX "webhook_deliveries_merchant_status_idx";--> statement-breakpoint
@@ -16,6 +17,7 @@ ALTER TABLE "invoices" ADD COLUMN "livemode" boolean DEFAULT true NOT NULL;--> s
 CREATE UNIQUE INDEX "payments_merchant_external_key" ON "payments" USING btree ("merchant_id","livemode","external_id");--> statement-breakpoint
 CREATE INDEX "payments_merchant_created_idx" ON "payments" USING btree ("merchant_id","livemode","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "payments_merchant_created_stats_idx" ON "payments" USING btree ("merchant_id","livemode","created_at","status","currency","amount");--> statement-breakpoint
+CREATE INDEX "payments_merchant_occurred_stats_idx" ON "payments" USING btree ("merchant_id","livemode",coalesce("occurred_at", "created_at"),"status","currency","amount");--> statement-breakpoint
 CREATE INDEX "payments_merchant_status_currency_idx" ON "payments" USING btree ("merchant_id","livemode","status","currency");--> statement-breakpoint
 CREATE INDEX "events_merchant_created_idx" ON "events" USING btree ("merchant_id","livemode","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_merchant_status_idx" ON "webhook_deliveries" USING btree ("merchant_id","livemode","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
