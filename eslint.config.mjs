@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", "bench/floor/.next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  { ignores: ["node_modules/", ".next/", "bench/floor/.next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts", "sdk/dist/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

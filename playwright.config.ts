@@ -60,6 +60,8 @@ export default defineConfig({
       // so per-IP limits (sign-up, login) count each test on its own.
       TRUSTED_PROXY_HOPS: "1",
       WEBHOOK_RETRY_SCHEDULE: "0,300ms,600ms",
+      // e2e/api/metrics.spec.ts scrapes the production build (the metrics must survive its bundling).
+      METRICS_TOKEN: "e2e-metrics-token-e2e-metrics-token-0123",
     },
   },
 });

@@ -23,6 +23,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "8": async (ctx) => (await import("./cases/reconciliation")).caseReconciliation(ctx),
   "9": async (ctx) => (await import("./cases/checkout")).caseCheckout(ctx),
   "10": async (ctx) => (await import("./cases/search")).caseSearch(ctx),
+  "11": async (ctx) => (await import("./cases/metrics")).caseMetrics(ctx),
 };
 
 async function main() {

@@ -6,6 +6,8 @@
  *
  * Options: --concurrency <n> (default 256), --poll <duration> (1s), --lease <duration> (60s),
  * --timeout <duration> total per attempt (15s). Durations as in WEBHOOK_RETRY_SCHEDULE: 500ms, 5s, 1m.
+ * METRICS_PORT (with METRICS_TOKEN): its metrics at http://<host>:<port>/metrics; OTEL_EXPORTER_OTLP_ENDPOINT:
+ * its attempts' traces (docs/operations.md).
  */
 import { parseArgs } from "node:util";
 import { getEnv, InvalidEnvironmentError } from "@/env";
@@ -14,6 +16,8 @@ import { openDatabase } from "@/server/db/open";
 import { createLogger } from "@/server/log";
 import { createRuntime } from "@/server/runtime";
 import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
+import { serveMetrics } from "@/server/metrics/serve";
+import { startOtlpTracing } from "@/server/tracing/otlp";
 import { startWorkerFor } from "@/server/webhooks/start";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 
@@ -35,8 +39,11 @@ async function main() {
     );
   }
   const log = createLogger(env.LOG_LEVEL).child({ process: "webhook-worker", pid: process.pid });
+  const stopTracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await startOtlpTracing("merchant-payment-service-worker") : null;
   const database = await openDatabase(env);
   const runtime = createRuntime({ env, database, log });
+  if (stopTracing) runtime.onClose(stopTracing);
+  if (env.METRICS_PORT) runtime.onClose((await serveMetrics(runtime, env.METRICS_PORT)).close);
   startWorkerFor(runtime, {
     concurrency: values.concurrency ? Number(values.concurrency) : WORKER_DEFAULTS.concurrency,
     pollIntervalMs: values.poll ? parseDuration(values.poll) : WORKER_DEFAULTS.pollIntervalMs,

@@ -95,6 +95,14 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * Bearer token of `GET /api/v1/metrics` (Prometheus; docs/operations.md), ≥ 32 characters. Unset: the route
+   * answers 404 and nothing is measured. `METRICS_PORT` (workers only) serves the same text on its own port.
+   */
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** OTLP/HTTP collector for traces (OpenTelemetry's own variable). Unset: no tracing SDK is started. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };

@@ -31,6 +31,8 @@ try {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     RATE_LIMIT_PER_KEY: "1000000",
     RATE_LIMIT_PER_IP: "1000000",
+    // BENCH_METRICS=1: every request observed, as with METRICS_TOKEN in production (BENCHMARKS.md, case 11).
+    ...(process.env.BENCH_METRICS === "1" ? { METRICS_TOKEN: "bench-metrics-token-0123456789abcdefghij" } : {}),
   });
   const handle = await openServerDatabase(database.url);
   const runtime = createRuntime({ env, database: handle, log: pino({ level: env.LOG_LEVEL }, pino.destination("/dev/null")) });

@@ -1,30 +1,30 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { Webhook } from "standardwebhooks";
+import { verifyWebhook } from "@merchant-payments/sdk";
 import { expectAccessible, screenshot } from "../dashboard/helpers";
 import { startReceiver } from "../dashboard/receiver";
+import { sdk } from "./sdk";
 
-test("an invoice's checkout page turns paid by itself, and invoice.paid reaches the merchant signed", async ({ page, request }, testInfo) => {
+test("an invoice's checkout page turns paid by itself, and invoice.paid reaches the merchant signed", async ({ page, baseURL }, testInfo) => {
   const receiver = await startReceiver();
   receiver.answer(200);
   try {
     const suffix = randomBytes(4).toString("hex");
-    const registered = await request.post("/api/v1/merchant/register", {
-      headers: { "x-forwarded-for": `10.${randomBytes(3).join(".")}` },
-      data: { name: `Checkout Shop ${suffix}`, email: `checkout-${suffix}@e2e.example`, password: `e2e password ${suffix}`, webhookUrl: receiver.url },
+    const registered = await sdk(baseURL, undefined, { "x-forwarded-for": `10.${randomBytes(3).join(".")}` }).POST("/merchant/register", {
+      body: { name: `Checkout Shop ${suffix}`, email: `checkout-${suffix}@e2e.example`, password: `e2e password ${suffix}`, webhookUrl: receiver.url },
     });
-    expect(registered.status(), await registered.text()).toBe(201);
-    const { merchant, apiKey, webhookSecret } = await registered.json();
-    const auth = { authorization: `Bearer ${apiKey}` };
+    expect(registered.response.status, JSON.stringify(registered.error)).toBe(201);
+    const { merchant, apiKey, webhookSecret } = registered.data!;
+    const mps = sdk(baseURL, apiKey);
     const instructions = "Transfer to IBAN DE02 1203 0000 0000 2020 51";
-    expect((await request.put(`/api/v1/merchant/${merchant.id}`, { headers: auth, data: { paymentInstructions: instructions } })).status()).toBe(200);
+    const updated = await mps.PUT("/merchant/{id}", { params: { path: { id: merchant.id } }, body: { paymentInstructions: instructions } });
+    expect(updated.response.status).toBe(200);
 
-    const created = await request.post("/api/v1/invoice", {
-      headers: auth,
-      data: { amount: "24.50", currency: "EUR", orderId: `order-${suffix}`, description: "Two bags of coffee", returnUrl: "https://shop.example/orders/1" },
+    const created = await mps.POST("/invoice", {
+      body: { amount: "24.50", currency: "EUR", orderId: `order-${suffix}`, description: "Two bags of coffee", returnUrl: "https://shop.example/orders/1" },
     });
-    expect(created.status(), await created.text()).toBe(201);
-    const invoice = await created.json();
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    const invoice = created.data!;
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/pay/${invoice.id}`);
@@ -39,11 +39,10 @@ test("an invoice's checkout page turns paid by itself, and invoice.paid reaches 
     await expectAccessible(page);
     await screenshot(page, testInfo, "checkout-open-390");
 
-    const recorded = await request.post("/api/v1/payment/confirm", {
-      headers: auth,
-      data: { externalId: `tx-${suffix}`, amount: "24.50", currency: "EUR", invoiceId: invoice.id },
+    const recorded = await mps.POST("/payment/confirm", {
+      body: { externalId: `tx-${suffix}`, amount: "24.50", currency: "EUR", invoiceId: invoice.id },
     });
-    expect(recorded.status(), await recorded.text()).toBe(201);
+    expect(recorded.response.status, JSON.stringify(recorded.error)).toBe(201);
     const paidAt = Date.now();
     await expect(page.getByTestId("checkout-status")).toContainText("Paid", { timeout: 3_000 });
     expect(Date.now() - paidAt).toBeLessThan(3_000);
@@ -58,10 +57,7 @@ test("an invoice's checkout page turns paid by itself, and invoice.paid reaches 
 
     await expect.poll(() => receiver.received.filter((entry) => entry.body.includes('"invoice.paid"')).length, { timeout: 10_000 }).toBe(1);
     const delivery = receiver.received.find((entry) => entry.body.includes('"invoice.paid"'))!;
-    const verified = new Webhook(webhookSecret).verify(delivery.body, delivery.headers as Record<string, string>) as {
-      type: string;
-      data: { id: string; status: string; amountPaid: string };
-    };
+    const verified = verifyWebhook(delivery.body, delivery.headers as Record<string, string>, webhookSecret);
     expect(verified).toMatchObject({ type: "invoice.paid", data: { id: invoice.id, status: "paid", amountPaid: "24.50" } });
   } finally {
     await receiver.close();

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { sdk } from "./sdk";
 
 test("the home page renders and links to the dashboard and the API reference", async ({ page }) => {
   await page.goto("/");
@@ -7,14 +8,15 @@ test("the home page renders and links to the dashboard and the API reference", a
   await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs");
 });
 
-test("health and readiness answer from the running server", async ({ request }) => {
-  const live = await request.get("/api/v1/health");
-  expect(live.status()).toBe(200);
-  expect(await live.json()).toEqual({ status: "ok" });
-  const ready = await request.get("/api/v1/health/ready");
-  expect(ready.status()).toBe(200);
-  expect(await ready.json()).toEqual({ status: "ready" });
-  expect(ready.headers()["x-request-id"]).toMatch(/^req_/);
+test("health and readiness answer from the running server", async ({ baseURL }) => {
+  const mps = sdk(baseURL);
+  const live = await mps.GET("/health");
+  expect(live.response.status).toBe(200);
+  expect(live.data).toEqual({ status: "ok" });
+  const ready = await mps.GET("/health/ready");
+  expect(ready.response.status).toBe(200);
+  expect(ready.data).toEqual({ status: "ready" });
+  expect(ready.response.headers.get("x-request-id")).toMatch(/^req_/);
 });
 
 test("an unknown API path is a problem+json 404 from the real server", async ({ request }) => {
@@ -24,14 +26,13 @@ test("an unknown API path is a problem+json 404 from the real server", async ({ 
   expect((await response.json()).code).toBe("not_found");
 });
 
-test("a merchant registers over HTTP and receives its credentials once", async ({ request }) => {
+test("a merchant registers over HTTP with the SDK and receives its credentials once", async ({ baseURL }) => {
   const email = `e2e-${Date.now()}@example.com`;
-  const response = await request.post("/api/v1/merchant/register", {
-    data: { name: "E2E Shop", email, password: "an e2e password, long enough" },
+  const { data, response } = await sdk(baseURL).POST("/merchant/register", {
+    body: { name: "E2E Shop", email, password: "an e2e password, long enough" },
   });
-  expect(response.status()).toBe(201);
-  const body = await response.json();
-  expect(body.apiKey).toMatch(/^sk_live_/);
-  expect(body.webhookSecret).toMatch(/^whsec_/);
-  expect(body.merchant.email).toBe(email);
+  expect(response.status).toBe(201);
+  expect(data!.apiKey).toMatch(/^sk_live_/);
+  expect(data!.webhookSecret).toMatch(/^whsec_/);
+  expect(data!.merchant.email).toBe(email);
 });

@@ -11,7 +11,8 @@ test("test mode: make a test key, record a test payment with it, see it only wit
   await page.getByLabel("Name (optional)").fill("laptop");
   await page.getByLabel("Mode").selectOption("test");
   await page.getByRole("button", { name: "Create key" }).click();
-  await page.getByRole("button", { name: "Reveal new api key" }).click();
+  // Shown once, in full, with a copy button.
+  await expect(page.getByRole("button", { name: "Copy new api key" })).toBeVisible();
   const testKey = (await page.locator(".alert-warning code").textContent())!.trim();
   expect(testKey).toMatch(/^sk_test_[0-9A-Za-z]{49}$/);
   await expect(page.getByRole("table", { name: /API keys/ }).locator("tr", { hasText: "laptop" })).toContainText(`sk_test_…${testKey.slice(-4)}`);

@@ -2,25 +2,21 @@
  * An example webhook receiver for Merchant Payments, following the receiver checklist in docs/webhooks.md:
  *
  *  1. read the raw body (verify the bytes that were signed, not a re-serialised JSON object);
- *  2. verify the signature with the official `standardwebhooks` library (it accepts any of the signatures
- *     sent during a secret rotation);
+ *  2. verify the signature with the SDK's `verifyWebhook` (on the official `standardwebhooks` library: it
+ *     accepts any of the signatures sent during a secret rotation, and types the event);
  *  3. check the timestamp window (±5 min; the library does it) so an old capture cannot be replayed;
  *  4. reject replayed `webhook-id`s: an id already handled is acknowledged (2xx) but not handled again;
  *  5. handle idempotently, keyed by the event id;
  *  6. answer 2xx only after the handling is durable (here: appended to a file and fsynced), so a crash
  *     before that point makes us answer nothing and the service retries.
  *
- * Dependencies: Node.js ≥ 20 and `npm install standardwebhooks`. Run it with `main.ts`.
+ * Dependencies: Node.js ≥ 20 and the SDK (`@merchant-payments/sdk`, in this repository's sdk/). Run it with `main.ts`.
  */
 import { openSync, readFileSync, writeSync, fsyncSync, existsSync, closeSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from "@merchant-payments/sdk";
 
-export interface WebhookEvent {
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+export type { WebhookEvent };
 
 /** Your business logic. Throwing makes the receiver answer 500, and the service retries later. */
 export type Handler = (eventId: string, event: WebhookEvent) => Promise<void> | void;
@@ -59,7 +55,6 @@ export class HandledEvents {
 }
 
 export function createReceiver(options: { secret: string; store: HandledEvents; handle: Handler }) {
-  const webhook = new Webhook(options.secret);
   // One handling per id at a time: a retry racing the first delivery must not run the handler twice.
   const inProgress = new Map<string, Promise<void>>();
 
@@ -72,11 +67,7 @@ export function createReceiver(options: { secret: string; store: HandledEvents; 
     // 2 + 3. Signature and timestamp window.
     let event: WebhookEvent;
     try {
-      event = webhook.verify(body, {
-        "webhook-id": header(request, "webhook-id"),
-        "webhook-timestamp": header(request, "webhook-timestamp"),
-        "webhook-signature": header(request, "webhook-signature"),
-      }) as WebhookEvent;
+      event = verifyWebhook(body, request.headers, options.secret);
     } catch (error) {
       if (error instanceof WebhookVerificationError) return reply(response, 401, { error: "invalid signature" });
       throw error;

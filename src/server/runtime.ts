@@ -3,6 +3,7 @@ import { getEnv, type Env } from "@/env";
 import { openDatabase } from "@/server/db/open";
 import type { DatabaseHandle } from "@/server/db/types";
 import { createLogger } from "@/server/log";
+import { enableMetrics } from "@/server/metrics/observe";
 import { startBackgroundWork } from "@/server/webhooks/start";
 
 /**
@@ -28,6 +29,8 @@ export function createRuntime(parts: {
   now?: () => Date;
 }): Runtime {
   const log = parts.log ?? createLogger(parts.env.LOG_LEVEL);
+  // Measured only where someone can scrape it (docs/operations.md).
+  if (parts.env.METRICS_TOKEN) enableMetrics();
   const closers: (() => Promise<void>)[] = [];
   const runtime: Runtime = {
     env: parts.env,

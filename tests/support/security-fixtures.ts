@@ -51,6 +51,8 @@ const settlementFile = (payment = "sec-unknown") => ({
 });
 
 export const securityFixtures: Record<string, SecurityFixture> = {
+  // `seconds: 0`: the events so far, then the stream ends (tests/integration/event-stream.test.ts holds it open).
+  "GET /event/stream": { kind: "action", request: () => ({ path: "/event/stream", query: { seconds: 0 } }) },
   "GET /merchant/{id}": {
     kind: "resource",
     mode: "merchant",

@@ -19,6 +19,7 @@ const STAFF_NAV: NavItem[] = [
   { href: "/dashboard/staff", label: "Payment search" },
   { href: "/dashboard/staff/merchants", label: "Merchants" },
   { href: "/dashboard/staff/audit", label: "Audit log" },
+  { href: "/dashboard/staff/system", label: "System" },
   { href: "/dashboard/staff/account", label: "Account" },
 ];
 

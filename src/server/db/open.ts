@@ -3,7 +3,7 @@ import path from "node:path";
 import { lockDataDir } from "./data-dir-lock";
 import { preparingClient } from "./prepared-client";
 import * as schema from "./schema";
-import type { Database, DatabaseHandle } from "./types";
+import type { Database, DatabaseHandle, PoolStats } from "./types";
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
 
@@ -51,7 +51,9 @@ export async function openServerDatabase(url: string, options: { max?: number } 
   });
   const db = drizzle({ client: preparingClient(client), schema }) as unknown as Database;
   const listen = async (channel: string, onNotify: () => void) => (await client.listen(channel, onNotify)).unlisten;
-  return { db, kind: "server", listen, close: () => client.end({ timeout: 5 }) };
+  // `stats` is ours: patches/postgres+3.4.9.patch exposes the pool's private queues (docs/decisions.md).
+  const poolStats = (client as unknown as { stats: () => PoolStats }).stats;
+  return { db, kind: "server", listen, close: () => client.end({ timeout: 5 }), poolStats };
 }
 
 /**

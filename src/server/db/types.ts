@@ -22,4 +22,20 @@ export interface DatabaseHandle {
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Closes the connection pool / embedded instance. */
   close(): Promise<void>;
+  /**
+   * The connection pool's state now (metrics); absent on the embedded database, which is one in-process
+   * instance running one query at a time and exposes no queue (docs/operations.md).
+   */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** The configured maximum number of connections. */
+  max: number;
+  /** Connections running a query or held by a transaction. */
+  inUse: number;
+  idle: number;
+  connecting: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }

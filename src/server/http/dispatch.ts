@@ -1,5 +1,7 @@
 import { newId } from "@/lib/ids";
+import { observeHttpRequest } from "@/server/metrics/observe";
 import type { Runtime } from "@/server/runtime";
+import { tracingEnabled, withSpan } from "@/server/tracing/span";
 import { ServiceError } from "@/server/services/errors";
 import { bareProblem, handleRoute } from "./handle";
 import { API_PREFIX, type AnyRoute, type HttpMethod } from "./route";
@@ -22,7 +24,26 @@ export async function dispatch(
   routes: readonly AnyRoute[],
   request: Request,
 ): Promise<Response> {
+  const started = performance.now();
   const match = matchRoute(routes, request.method, new URL(request.url).pathname);
+  const route = match.kind === "route" ? match.route.path : "unmatched";
+  const response = tracingEnabled() ? await answerTraced(runtime, match, request, route) : await answer(runtime, match, request);
+  // The declared template, never the raw path: one series per route, whatever ids come in (docs/operations.md).
+  observeHttpRequest(request.method, route, response.status, (performance.now() - started) / 1000);
+  return response;
+}
+
+/** The request's span (docs/operations.md, "Traces"), named by its method and route template. */
+function answerTraced(runtime: Runtime | (() => Promise<Runtime>), match: RouteMatch, request: Request, route: string): Promise<Response> {
+  const attributes = { "http.request.method": request.method, "http.route": route };
+  return withSpan(`${request.method} ${route}`, { kind: "server", attributes }, async (span) => {
+    const answered = await answer(runtime, match, request);
+    span?.setAttribute("http.response.status_code", answered.status);
+    return answered;
+  });
+}
+
+async function answer(runtime: Runtime | (() => Promise<Runtime>), match: RouteMatch, request: Request): Promise<Response> {
   if (match.kind === "not_found") return notFoundRoute();
   if (match.kind === "method_not_allowed") return methodNotAllowed(match.allow);
   if (match.kind === "options") return optionsResponse(match.allow);

@@ -14,6 +14,7 @@ import { problemBody, problemResponse } from "./problem";
 import { clientIp } from "@/server/net/client-ip";
 import { queryObject } from "./query";
 import { bodyRateLimitChecks, ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
+import { withSpan } from "@/server/tracing/span";
 import type { AnyRoute, Reply } from "./route";
 
 /**
@@ -36,7 +37,10 @@ export async function handleRoute(
   let limitHeaders: Record<string, string> = {};
   let response: Response;
   try {
-    if (route.auth === "api_key") actor = await authenticate(createServiceContext(runtime, actor, requestId), limits, request, ip);
+    if (route.auth === "api_key") {
+      const anonymous = createServiceContext(runtime, actor, requestId);
+      actor = await withSpan("authenticate", {}, () => authenticate(anonymous, limits, request, ip));
+    }
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
     const ctx = createServiceContext(runtime, actor, requestId);
     const params = route.params ? validateInput(route.params, rawParams, "params") : undefined;
@@ -45,7 +49,9 @@ export async function handleRoute(
     const body = route.body ? validateInput(route.body, rawBody, "body") : undefined;
     const stream = route.streamedBody ? streamedBody(request, route.streamedBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
-    const execute = (db?: Executor) => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream });
+    // The service verb's span, named by the route's operationId; its SQL and outbox row are its children.
+    const execute = (db?: Executor) =>
+      withSpan(route.operationId, {}, () => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream }));
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
     const apiKey = actor.type === "api_key" ? actor : undefined;
     const key = idempotencyKeyOf(request, route, apiKey?.merchantId);
@@ -96,6 +102,8 @@ export function jsonResponse(reply: Reply, requestId: string, limitHeaders: Reco
     "x-request-id": requestId,
   };
   if (reply.body === undefined) return new Response(null, { status: reply.status, headers });
+  // A streamed answer (server-sent events) goes out as it is produced; the handler set its content-type.
+  if (reply.body instanceof ReadableStream) return new Response(reply.body, { status: reply.status, headers });
   // A replayed problem keeps its problem+json type.
   headers["content-type"] ??= "application/json";
   return new Response(JSON.stringify(reply.body), { status: reply.status, headers });

@@ -7,6 +7,7 @@ import {
 } from "rate-limiter-flexible";
 import type { Runtime } from "@/server/runtime";
 import type { Actor } from "@/server/services/context";
+import { observeRateLimitRefusal } from "@/server/metrics/observe";
 import { RateLimitedError } from "@/server/services/errors";
 import { openRateLimitRedis, REDIS_CONNECT_WAIT_MS, untilReady } from "./rate-limit-redis";
 
@@ -106,6 +107,7 @@ export class RateLimits {
     const headers = joinRateLimitHeaders(earlier, rateLimitHeaders(counted));
     const refused = counted.filter((result) => !result.allowed);
     if (refused.length > 0) {
+      for (const { policy } of refused) observeRateLimitRefusal(policy.name);
       const retryAfter = Math.max(...refused.map((result) => secondsUntil(result.res)));
       throw new RateLimitedError(retryAfter, headers);
     }

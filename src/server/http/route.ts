@@ -5,6 +5,9 @@ import type { RateLimitPolicy } from "./rate-limit";
 import type { ErrorCode } from "@/server/services/error-codes";
 import type { StreamedBodyDeclaration } from "./body";
 
+/** Media types a route may answer with as a stream instead of a JSON body. */
+export type StreamedMediaType = "text/event-stream";
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const HTTP_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -69,9 +72,11 @@ export interface RouteDefinition<
   bodyExample?: B extends z.ZodType ? z.input<B> : never;
   /**
    * Successful responses by status, with the schema of their JSON body (none for empty bodies) and
-   * optionally an example of it (documented; a contract test parses it with `schema`).
+   * optionally an example of it (documented; a contract test parses it with `schema`). A streamed answer
+   * declares its `mediaType` (`text/event-stream`): `schema` is then the JSON of each event's `data`, and
+   * the handler's `body` a ReadableStream sent as it is produced.
    */
-  responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown }>;
+  responses: Record<number, { description: string; schema?: z.ZodType; example?: unknown; mediaType?: StreamedMediaType }>;
   /** Error codes this route can answer with, beyond the ones every route can (documented in OpenAPI). */
   errors?: readonly ErrorCode[];
   /**

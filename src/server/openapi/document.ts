@@ -1,6 +1,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
+import { codeSamplesOf } from "./code-samples";
 import { EXAMPLE_IDS } from "./examples";
 import { documentedErrorCodes, problemSchema, takesIdempotencyKey } from "./problem";
 import { errorResponses, idempotencyHeader, successResponses } from "./responses";
@@ -31,6 +32,11 @@ export function generateOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDoc
   registry.registerComponent("schemas", "Problem", jsonSchemaOf(problemSchema));
 
   for (const route of routes) registry.registerPath(operationOf(route));
+  // A streamed response names the schema of its events in prose: the schema itself becomes a component.
+  for (const { schema, mediaType } of routes.flatMap((route) => Object.values(route.responses))) {
+    const id = schema && mediaType ? z.globalRegistry.get(schema)?.id : undefined;
+    if (schema && id) registry.registerComponent("schemas", id, componentOf(schema, id));
+  }
   for (const type of eventTypes) registry.registerWebhook(webhookOf(type));
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -56,6 +62,7 @@ function operationOf(route: AnyRoute): RouteConfig {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
+    "x-codeSamples": codeSamplesOf(route),
     security: route.auth === "api_key" ? [{ [SECURITY_SCHEME]: [] }] : [],
     request: {
       ...(takesIdempotencyKey(route) ? { headers: idempotencyHeader } : {}),
@@ -123,4 +130,10 @@ function tagsOf(routes: readonly AnyRoute[]) {
 function jsonSchemaOf(schema: z.ZodType) {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12" });
   return rest as Record<string, unknown>;
+}
+
+/** A schema that names itself (`.meta({ id })`) as its component body: zod puts it under `$defs[id]`. */
+function componentOf(schema: z.ZodType, id: string) {
+  const json = jsonSchemaOf(schema) as { $defs?: Record<string, Record<string, unknown>> };
+  return json.$defs?.[id] ?? json;
 }

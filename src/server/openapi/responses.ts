@@ -39,7 +39,18 @@ export function successResponses(route: AnyRoute, replayable: boolean): Record<s
           ...REQUEST_ID,
           ...(replayable ? { "idempotent-replayed": replayedHeader } : {}),
         },
-        ...(declared.schema
+        ...(declared.schema && declared.mediaType
+          ? {
+              content: {
+                [declared.mediaType]: {
+                  schema: z
+                    .string()
+                    .describe(`Server-sent events; the \`data\` of each is one ${componentName(declared.schema)} as JSON.`),
+                  ...(declared.example !== undefined ? { example: declared.example } : {}),
+                },
+              },
+            }
+          : declared.schema
           ? {
               content: {
                 "application/json": {
@@ -52,6 +63,12 @@ export function successResponses(route: AnyRoute, replayable: boolean): Record<s
       },
     ]),
   );
+}
+
+/** The component a schema is registered as (`.meta({ id })`), for prose that names it. */
+export function componentName(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  return id ? `[${id}](#/components/schemas/${id})` : "JSON object";
 }
 
 /** One response per status; its `code` narrowed to the codes this operation can answer with at that status. */

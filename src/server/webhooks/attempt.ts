@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
 import type { Executor } from "@/server/db/types";
+import { observeWebhookAttempt } from "@/server/metrics/observe";
+import { linksTo, withSpan } from "@/server/tracing/span";
 import type { WebhookSigningKey } from "./asymmetric";
 import type { BreakerOptions } from "./breaker";
 import type { Claim } from "./claim";
@@ -58,15 +60,23 @@ export async function withSigningSecrets(deps: Pick<DeliveryDeps, "db" | "log" |
  * (`delivered`, `pending` at the next scheduled time, or `failed` once the schedule is exhausted — or at
  * once for a manual retry or a test send), and its endpoint's breaker.
  */
-export async function attemptDelivery(
-  deps: DeliveryDeps,
-  { delivery, event, secrets }: LoadedDelivery,
-): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
+export function attemptDelivery(deps: DeliveryDeps, loaded: LoadedDelivery): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
+  // A trace of its own, linked to the request whose transaction wrote the delivery (docs/operations.md, "Traces").
+  const attributes = { "event.id": loaded.event.id, "event.type": loaded.event.type, "webhook.delivery_id": loaded.delivery.id, "webhook.attempt": loaded.delivery.attemptCount + 1 };
+  return withSpan("webhook.attempt", { kind: "consumer", root: true, links: linksTo(loaded.delivery.traceParent), attributes }, async (span) => {
+    const attempted = await attempt(deps, loaded);
+    span?.setAttributes({ "webhook.result": attempted.result, "http.response.status_code": attempted.outcome.statusCode ?? 0 });
+    return attempted;
+  });
+}
+
+async function attempt(deps: DeliveryDeps, { delivery, event, secrets }: LoadedDelivery): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
   const body = webhookBody(event);
   const sentAt = deps.now();
   const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets, signingKeys: deps.signingKeys });
   const outcome = await sendWebhook({ url: delivery.url, headers, body, allowPrivateTargets: deps.allowPrivateTargets, ...deps.send, agents: deps.agents });
   const recorder = deps.recorder ?? createAttemptRecorder(deps);
   const result = await recorder.record(delivery, outcome, sentAt);
+  observeWebhookAttempt({ result, errorClass: outcome.errorClass, dueAt: delivery.nextAttemptAt ?? delivery.createdAt, sentAt, first: delivery.attemptCount === 0 });
   return { result, outcome };
 }

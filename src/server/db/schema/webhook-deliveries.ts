@@ -37,6 +37,8 @@ export const webhookDeliveries = pgTable(
     lastError: text("last_error"),
     deliveredAt: timestamptz("delivered_at"),
     failedAt: timestamptz("failed_at"),
+    /** W3C traceparent of the request that wrote the row, when traced: its attempts' spans link to it. */
+    traceParent: text("trace_parent"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -82,7 +84,11 @@ export const deliveryAttempts = pgTable(
     responseBody: text("response_body"),
     createdAt: createdAt(),
   },
-  (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.sentAt)],
+  (table) => [
+    index("delivery_attempts_delivery_idx").on(table.deliveryId, table.sentAt),
+    // The staff System page's last hour of attempts (services/system/overview.ts), read without a scan.
+    index("delivery_attempts_sent_idx").on(table.sentAt),
+  ],
 );
 
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
 import { apiKeyRoutes } from "./api-keys";
+import { eventRoutes } from "./events";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
 import { merchantRoutes } from "./merchants";
@@ -27,6 +28,7 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...reconciliationRoutes,
   ...testModeRoutes,
+  ...eventRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

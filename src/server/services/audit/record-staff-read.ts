@@ -19,6 +19,8 @@ export const STAFF_READ_ACTIONS = {
   invoice: "staff.invoice_viewed",
   /** One payment opened from the search (the search itself is `payment.searched`, logged on every search). */
   payment: "payment.viewed",
+  /** The System page: every merchant's failing and slow endpoints at once (no one merchant: `merchant_id` null). */
+  system: "staff.system_viewed",
 } as const;
 export type StaffView = keyof typeof STAFF_READ_ACTIONS;
 
@@ -36,23 +38,26 @@ export async function recordStaffRead({
   input: { view: StaffView; target?: { type: string; id: string } };
 }): Promise<void> {
   const { actor } = ctx;
-  if (actor.type !== "staff" || !actor.merchantId) return;
+  if (actor.type !== "staff") return;
+  const merchantId = actor.merchantId ?? null;
+  // Only the System page reads across merchants; any other view is of one merchant.
+  if (merchantId === null && input.view !== "system") return;
   const action = STAFF_READ_ACTIONS[input.view];
-  const target = input.target ?? { type: "merchant", id: actor.merchantId };
+  const target = input.target ?? (merchantId ? { type: "merchant", id: merchantId } : { type: "system", id: "system" });
   const now = ctx.now();
   const since = new Date(now.getTime() - STAFF_READ_AUDIT_WINDOW_MS).toISOString();
-  const lockKey = `staff-read:${actor.userId}:${actor.merchantId}:${action}:${target.id}`;
+  const lockKey = `staff-read:${actor.userId}:${merchantId ?? ""}:${action}:${target.id}`;
   await withTransaction(ctx.db, async (tx) => {
     // Concurrent reads (a page's parallel queries, a double click) take turns on this key, so the second
     // one's NOT EXISTS sees the first one's row: without the lock both would insert, neither seeing the other.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}::text, 0))`);
     await tx.execute(sql`
       insert into ${auditLog} (id, actor_type, actor_id, merchant_id, action, target_type, target_id, request_id, created_at)
-      select ${newId("audit")}, 'staff', ${actor.userId}, ${actor.merchantId}, ${action}, ${target.type}, ${target.id},
+      select ${newId("audit")}, 'staff', ${actor.userId}, ${merchantId}, ${action}, ${target.type}, ${target.id},
         ${ctx.requestId}, ${now.toISOString()}::text::timestamptz
       where not exists (
         select 1 from ${auditLog}
-        where merchant_id = ${actor.merchantId} and created_at > ${since}::text::timestamptz
+        where ${merchantId === null ? sql`merchant_id is null` : sql`merchant_id = ${merchantId}`} and created_at > ${since}::text::timestamptz
           and actor_id = ${actor.userId} and action = ${action} and target_id = ${target.id}
       )`);
   });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { events, merchants, webhookDeliveries, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
+import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
 import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 
@@ -28,7 +29,15 @@ export interface EmitEventInput {
  * Test events (docs/test-mode.md) are recorded like live ones, and go to test endpoints only: the profile's
  * webhook URL is a live endpoint, so a test event makes no delivery to it.
  */
-export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
+export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
+  return withSpan("outbox.write", { attributes: { "event.type": input.type } }, async (span) => {
+    const written = await writeEvent(ctx, input, traceParentOf(span));
+    span?.setAttributes({ "event.id": written.event.id, "webhook.delivery_id": written.deliveryId ?? "" });
+    return written;
+  });
+}
+
+async function writeEvent(ctx: ServiceContext, input: EmitEventInput, traceParent: string | null): Promise<{ event: EventRow; deliveryId: string | null }> {
   const merchantId = requireMerchantId(ctx);
   const now = ctx.now();
   const livemode = input.livemode ?? livemodeOf(ctx);
@@ -39,8 +48,8 @@ export async function emitEvent({ ctx, input }: { ctx: ServiceContext; input: Em
       insert into ${events} (id, merchant_id, livemode, type, data, subject_id, created_at)
       values (${event.id}, ${merchantId}, ${livemode}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
     )
-    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, url, status, next_attempt_at, created_at, updated_at)
-    select ${newId("delivery")}, m.id, ${livemode}, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${at}::text::timestamptz, ${at}::text::timestamptz
+    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
+    select ${newId("delivery")}, m.id, ${livemode}, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${traceParent}, ${at}::text::timestamptz, ${at}::text::timestamptz
     from ${merchants} m
     where m.id = ${merchantId} and ${livemode}::boolean and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);

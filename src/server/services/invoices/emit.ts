@@ -1,4 +1,5 @@
 import type { EventType, InvoiceRow } from "@/server/db/schema";
+import { observeInvoiceTransition } from "@/server/metrics/observe";
 import type { ServiceContext } from "../context";
 import { emitEvent } from "../events/emit";
 import { toInvoice } from "./schemas";
@@ -10,5 +11,7 @@ type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
  * change's transaction.
  */
 export function emitInvoiceEvent(ctx: ServiceContext, type: InvoiceEventType, row: InvoiceRow) {
+  // Every status change emits its event here (a payment received without one does not change the status).
+  if (type !== "invoice.payment_received") observeInvoiceTransition(row.status);
   return emitEvent({ ctx, input: { type, data: toInvoice(row, ctx.env.PUBLIC_BASE_URL), subjectId: row.id, livemode: row.livemode } });
 }

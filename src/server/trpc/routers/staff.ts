@@ -3,6 +3,7 @@ import { listAuditLog, listAuditLogInput } from "@/server/services/audit/list";
 import { listMerchantsAsStaff, listMerchantsInput } from "@/server/services/staff/list-merchants";
 import { lookUpStaffNames, staffNamesInput } from "@/server/services/staff/names";
 import { viewMerchantAsStaff, viewMerchantInput } from "@/server/services/staff/view-merchant";
+import { systemOverview } from "@/server/services/system/overview";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { listFailedDeliveriesInput } from "@/server/services/webhooks/schemas";
 import { createRouter, staffProcedure } from "../init";
@@ -22,4 +23,6 @@ export const staffRouter = createRouter({
   failedDeliveries: staffProcedure
     .input(listFailedDeliveriesInput.extend(forMerchant))
     .query(({ ctx, input: { merchantId, ...query } }) => listFailedDeliveries({ ctx: ctx.forMerchant(merchantId), input: query })),
+  /** The delivery engine and the database as the answering process sees them (the System page). */
+  system: staffProcedure.query(({ ctx }) => systemOverview({ ctx: ctx.service, pool: ctx.runtime.database.poolStats?.() ?? null })),
 });

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { compare, ratio } from "../lib/compare";
+import { config } from "../lib/config";
+import { baseUrl, routeExists, type BenchContext } from "../lib/context";
+import { startNext } from "../lib/env";
+import { fmtSpread } from "../lib/stats";
+import { apiSpecs } from "./full-stack";
+
+const METRICS_TOKEN = "bench-metrics-token-0123456789abcdefghij";
+const TARGET = 0.97;
+
+/**
+ * Case 11: what the metrics cost a request (docs/operations.md). The same build on the same database, one
+ * server with METRICS_TOKEN (every request observed) and the bench's main server without it, confirm
+ * interleaved on both. Target: with metrics ≥ 0.97 × without. A scrape after the runs checks they counted.
+ */
+export async function caseMetrics(ctx: BenchContext) {
+  const { report } = ctx;
+  report.section("11. Metrics on vs off: POST /payment/confirm");
+  if (!(await routeExists(ctx.next, "POST", "/api/v1/payment/confirm", ctx.merchant.apiKey))) {
+    report.text("Skipped: the payment routes are not in this build yet.");
+    return;
+  }
+  const measured = await startNext({
+    name: "next-metrics",
+    port: ctx.nextPort(),
+    logFile: path.join(ctx.logDir, "next-metrics.log"),
+    env: { DATABASE_URL: ctx.db.url, METRICS_TOKEN },
+  });
+  try {
+    report.text(`${config.connections} connections, ${config.duration} s per run, ${config.reps} interleaved rounds; one merchant, both servers on one database.`);
+    report.text("");
+    const off = apiSpecs(ctx.next, ctx.merchant, ctx.paymentId);
+    const on = apiSpecs(measured, ctx.merchant, ctx.paymentId);
+    const [without, withMetrics] = await compare("metrics", [
+      { name: "confirm, metrics off", spec: off.confirm, targets: ctx.targets(ctx.next) },
+      { name: "confirm, metrics on", spec: on.confirm, targets: ctx.targets(measured) },
+    ]);
+    report.variants([without!, withMetrics!], ["server", "postgres", "autocannon"]);
+    const scrape = await fetch(`${baseUrl(measured)}/api/v1/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await scrape.text();
+    const counted = /^http_request_duration_seconds_count\{method="POST",route="\/payment\/confirm",status="201"\} (\d+)/m.exec(text)?.[1];
+    report.text(`Scrape after the runs: ${scrape.status}, ${text.length} bytes; confirms counted by the measured server: ${counted ?? "none"}.`);
+    const onOverOff = ratio(withMetrics!, without!);
+    report.data.metrics = { without, withMetrics, ratio: onOverOff, counted: Number(counted ?? 0) };
+    report.target(`11. confirm with metrics ≥ ${TARGET} × without`, fmtSpread(onOverOff, 3), onOverOff.median >= TARGET && Number(counted ?? 0) > 0);
+  } finally {
+    await measured.stop();
+  }
+}

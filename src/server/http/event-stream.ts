@@ -1,0 +1,108 @@
+import type { ServiceContext } from "@/server/services/context";
+import { listSettledEvents } from "@/server/services/events/list-settled";
+import type { RenderedEvent } from "@/server/services/events/render";
+
+/** Limits of one `GET /event/stream` connection (docs/developer-tools.md, "The event stream"). */
+export const EVENT_STREAM = {
+  /** How often the events table is read for new events once the backlog is sent. */
+  pollMs: 1_000,
+  /** A comment line this often keeps proxies and the client's idle timers from closing a quiet stream. */
+  heartbeatMs: 15_000,
+  /** Events read per query: a long backlog is sent in pages, never read at once. */
+  batch: 100,
+  /** The longest a connection stays open; the client reconnects with Last-Event-ID and loses nothing. */
+  maxSeconds: 300,
+  /** What clients wait before reconnecting (the SSE `retry` field). */
+  retryMs: 1_000,
+} as const;
+
+const encoder = new TextEncoder();
+
+/** One event in the SSE wire format; the id is what the client sends back as Last-Event-ID. */
+export function sseEvent(event: RenderedEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * A text/event-stream of the merchant's events after `after`, oldest first: the backlog in pages, then new
+ * events as they settle (polled), a heartbeat while quiet, until `seconds` have passed or the client goes
+ * (its request aborts or it cancels the body). `seconds: 0` sends the backlog and ends. Pull-based: a page
+ * is read only when the client has taken the last one, so a slow reader holds one page, not the backlog.
+ */
+export function eventStream(options: {
+  ctx: ServiceContext;
+  after?: string;
+  seconds: number;
+  signal: AbortSignal;
+  /** Shorter intervals for tests; the route uses EVENT_STREAM. */
+  limits?: { pollMs: number; heartbeatMs: number };
+}): ReadableStream<Uint8Array> {
+  const { ctx, signal } = options;
+  const { pollMs, heartbeatMs } = options.limits ?? EVENT_STREAM;
+  let cursor = options.after;
+  let lastWrite = Date.now();
+  const deadline = Date.now() + options.seconds * 1000;
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    signal.removeEventListener("abort", onAbort);
+    // Cancelled by the client meanwhile: the stream is already closed.
+    if (!stop.signal.aborted || signal.aborted) {
+      try {
+        controller.close();
+      } catch {
+        // already closed by cancel()
+      }
+    }
+  };
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`retry: ${EVENT_STREAM.retryMs}\n\n`));
+    },
+    async pull(controller) {
+      try {
+        for (;;) {
+          if (stop.signal.aborted) return end(controller);
+          const page = await listSettledEvents({ ctx, input: { after: cursor, limit: EVENT_STREAM.batch } });
+          if (stop.signal.aborted) return end(controller);
+          if (page.length > 0) {
+            controller.enqueue(encoder.encode(page.map(sseEvent).join("")));
+            cursor = page.at(-1)!.id;
+            lastWrite = Date.now();
+            return;
+          }
+          if (Date.now() >= deadline) return end(controller);
+          if (Date.now() - lastWrite >= heartbeatMs) {
+            controller.enqueue(encoder.encode(": heartbeat\n\n"));
+            lastWrite = Date.now();
+            return;
+          }
+          await sleep(Math.min(pollMs, deadline - Date.now()), stop.signal);
+        }
+      } catch (error) {
+        // The client reconnects and resumes from its last id; the cause is logged, never sent.
+        ctx.log.warn({ err: error, requestId: ctx.requestId }, "event stream ended by an error");
+        end(controller);
+      }
+    },
+    cancel() {
+      signal.removeEventListener("abort", onAbort);
+      stop.abort();
+    },
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { EXAMPLE_IDS, EXAMPLE_OPEN_INVOICE, EXAMPLE_TIME } from "@/server/openapi/examples";
+import { eventCursor } from "@/server/services/events/list-settled";
+import { renderedEventSchema } from "@/server/services/events/render";
+import { validateInput } from "@/server/services/validate";
+import { EVENT_STREAM, eventStream, sseEvent } from "../event-stream";
+import { defineRoute } from "../route";
+
+const SECONDS_MESSAGE = `must be a whole number from 0 to ${EVENT_STREAM.maxSeconds}`;
+
+const streamQuery = z.strictObject({
+  after: eventCursor.optional(),
+  seconds: z
+    .preprocess(
+      (value) => (typeof value === "string" && /^\d{1,3}$/.test(value) ? Number(value) : value),
+      z.number({ error: SECONDS_MESSAGE }).int(SECONDS_MESSAGE).min(0, SECONDS_MESSAGE).max(EVENT_STREAM.maxSeconds, SECONDS_MESSAGE),
+    )
+    .default(EVENT_STREAM.maxSeconds)
+    .describe(
+      `How long to hold the stream open (0–${EVENT_STREAM.maxSeconds} s, default ${EVENT_STREAM.maxSeconds}); ` +
+        "0 sends the events so far and ends. Reconnect with Last-Event-ID to go on.",
+    ),
+});
+
+const exampleEvent = { id: EXAMPLE_IDS.event, type: "invoice.created" as const, createdAt: EXAMPLE_TIME, data: EXAMPLE_OPEN_INVOICE };
+
+// GET /api/v1/event/stream – the merchant's events as server-sent events (what `npm run listen` holds open)
+export const eventStreamRoute = defineRoute({
+  operationId: "streamEvents",
+  method: "GET",
+  path: "/event/stream",
+  summary: "Stream your events (server-sent events)",
+  description:
+    "Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, " +
+    "createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends " +
+    "on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` " +
+    "comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost " +
+    "or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).",
+  tags: ["Events"],
+  auth: "api_key",
+  query: streamQuery,
+  responses: {
+    200: {
+      description: "The event stream.",
+      mediaType: "text/event-stream",
+      schema: renderedEventSchema,
+      example: `retry: ${EVENT_STREAM.retryMs}\n\n${sseEvent(exampleEvent)}: heartbeat\n\n`,
+    },
+  },
+  idempotency: false,
+  handler: async ({ ctx, query, request }) => {
+    const header = request.headers.get("last-event-id");
+    const resumeFrom = header ? validateInput(eventCursor, header, "headers.last-event-id") : query.after;
+    return {
+      status: 200,
+      body: eventStream({ ctx, after: resumeFrom, seconds: query.seconds, signal: request.signal }),
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
+    };
+  },
+});
+
+export const eventRoutes = [eventStreamRoute];

@@ -1,0 +1,171 @@
+import { desc, eq, gt, sql } from "drizzle-orm";
+import { deliveryAttempts, merchants, webhookDeliveries, webhookEndpointBreakers } from "@/server/db/schema";
+import { rowsOf } from "@/server/db/rows";
+import type { PoolStats } from "@/server/db/types";
+import { recordStaffRead } from "../audit/record-staff-read";
+import { requireStaff, type ServiceContext } from "../context";
+import { readQueueState, type QueueState } from "./queue-state";
+
+/** The window the System page shows, in minutes. */
+export const WINDOW_MINUTES = 60;
+const MINUTE_MS = 60_000;
+
+export interface MinutePoint {
+  /** The minute's end (ISO): the queue depth is the depth at that instant. */
+  at: string;
+  /** Deliveries due and not yet sent at `at`. */
+  due: number;
+  /** Attempts sent during the minute, by outcome: `ok` or the attempt's error class. */
+  attempts: Record<string, number>;
+  /** Due → sent of the minute's attempts, p99 and max, in ms (null without attempts). */
+  lagP99Ms: number | null;
+  lagMaxMs: number | null;
+}
+
+export interface SystemOverview {
+  generatedAt: string;
+  queue: QueueState;
+  minutes: MinutePoint[];
+  /** Endpoints whose breaker counts failures: open now, half-open (a probe is let through) or failing. */
+  troubledEndpoints: { merchantId: string; merchantName: string; url: string; state: "open" | "half_open" | "failing"; consecutiveFailures: number; openUntil: string | null }[];
+  /** The endpoints with the slowest answers over the window (p95 latency), test sends left out. */
+  slowestEndpoints: { merchantId: string; merchantName: string; url: string; attempts: number; failures: number; p95Ms: number; avgMs: number }[];
+  /** This process's connection pool; null on the embedded database (one in-process instance, no pool). */
+  pool: PoolStats | null;
+}
+
+/**
+ * What support staff see of the delivery engine (the staff System page): the queue now and over the last hour,
+ * attempts a minute by outcome, troubled and slow endpoints with their merchants, and the pool of the process
+ * that answered. The hour is derived from the attempts (indexed by `sent_at`) and the deliveries still waiting,
+ * so every process shows the same history and nothing samples in the background (docs/operations.md).
+ */
+export async function systemOverview({ ctx, pool }: { ctx: ServiceContext; pool: PoolStats | null }): Promise<SystemOverview> {
+  requireStaff(ctx);
+  // It names merchants and their endpoints: audited like any staff read (one row per 15 minutes of refreshes).
+  await recordStaffRead({ ctx, input: { view: "system" } });
+  const now = ctx.now();
+  const start = new Date(now.getTime() - WINDOW_MINUTES * MINUTE_MS);
+  const [queue, depth, perMinute, troubled, slowest] = await Promise.all([
+    readQueueState(ctx.db, now),
+    depthByMinute(ctx, start, now),
+    attemptsByMinute(ctx, start, now),
+    troubledEndpoints(ctx, now),
+    slowestEndpoints(ctx, start, now),
+  ]);
+  const minutes: MinutePoint[] = [];
+  let due = 0;
+  for (let k = 1; k <= WINDOW_MINUTES; k++) {
+    // Depth at the minute's end: every wait that began by then, less every one that ended.
+    due += (depth.get(k) ?? 0) + (k === 1 ? (depth.get(0) ?? 0) : 0);
+    const stats = perMinute.get(k - 1);
+    minutes.push({
+      at: new Date(start.getTime() + k * MINUTE_MS).toISOString(),
+      due,
+      attempts: stats?.attempts ?? {},
+      lagP99Ms: stats?.lagP99Ms ?? null,
+      lagMaxMs: stats?.lagMaxMs ?? null,
+    });
+  }
+  return { generatedAt: now.toISOString(), queue, minutes, troubledEndpoints: troubled, slowestEndpoints: slowest, pool };
+}
+
+const ts = (date: Date) => sql`${date.toISOString()}::text::timestamptz`;
+
+/*
+ * The change in queue depth at each minute mark k (0 … 60, k = the first mark at or after the change): a wait
+ * begins (+1) when a delivery becomes due and ends (−1) when its attempt is sent, or, for one claimed now, when it
+ * was claimed (`updated_at`). Waits are the window's attempts, and the deliveries still pending or claimed.
+ */
+async function depthByMinute(ctx: ServiceContext, start: Date, now: Date): Promise<Map<number, number>> {
+  const rows = rowsOf<{ k: number; n: number }>(
+    await ctx.db.execute(sql`
+      with changes as (
+        select a.queued_at as at, 1 as d from ${deliveryAttempts} a where a.sent_at >= ${ts(start)}
+        union all
+        select a.sent_at, -1 from ${deliveryAttempts} a where a.sent_at >= ${ts(start)}
+        union all
+        select d.next_attempt_at, 1 from ${webhookDeliveries} d
+        where d.status in ('pending', 'delivering') and d.next_attempt_at <= ${ts(now)}
+        union all
+        select d.updated_at, -1 from ${webhookDeliveries} d where d.status = 'delivering' and d.next_attempt_at <= ${ts(now)}
+      )
+      select greatest(0, ceil(extract(epoch from (at - ${ts(start)})) / 60))::int as k, sum(d)::int as n
+      from changes where at <= ${ts(now)} group by 1`),
+  );
+  return new Map(rows.map((row) => [Number(row.k), Number(row.n)]));
+}
+
+/** Attempts sent in each minute k (0 … 59) by outcome, and that minute's due → sent lag (grouping sets). */
+async function attemptsByMinute(ctx: ServiceContext, start: Date, now: Date) {
+  const rows = rowsOf<{ k: number; outcome: string | null; n: number; lag_p99: number | null; lag_max: number | null }>(
+    await ctx.db.execute(sql`
+      select floor(extract(epoch from (a.sent_at - ${ts(start)})) / 60)::int as k, coalesce(a.error_class, 'ok') as outcome,
+        count(*)::int as n,
+        percentile_cont(0.99) within group (order by extract(epoch from (a.sent_at - a.queued_at)))::float8 * 1000 as lag_p99,
+        max(extract(epoch from (a.sent_at - a.queued_at)))::float8 * 1000 as lag_max
+      from ${deliveryAttempts} a
+      where a.sent_at >= ${ts(start)} and a.sent_at < ${ts(now)}
+      group by grouping sets ((1, 2), (1))`),
+  );
+  const byMinute = new Map<number, { attempts: Record<string, number>; lagP99Ms: number | null; lagMaxMs: number | null }>();
+  for (const row of rows) {
+    const k = Number(row.k);
+    const entry = byMinute.get(k) ?? { attempts: {}, lagP99Ms: null, lagMaxMs: null };
+    // The row without an outcome is the minute's total: its lag covers every attempt of the minute.
+    if (row.outcome === null) Object.assign(entry, { lagP99Ms: roundMs(row.lag_p99), lagMaxMs: roundMs(row.lag_max) });
+    else entry.attempts[row.outcome] = Number(row.n);
+    byMinute.set(k, entry);
+  }
+  return byMinute;
+}
+
+async function troubledEndpoints(ctx: ServiceContext, now: Date): Promise<SystemOverview["troubledEndpoints"]> {
+  const rows = await ctx.db
+    .select({
+      merchantId: webhookEndpointBreakers.merchantId,
+      merchantName: merchants.name,
+      url: webhookEndpointBreakers.url,
+      consecutiveFailures: webhookEndpointBreakers.consecutiveFailures,
+      openUntil: webhookEndpointBreakers.openUntil,
+    })
+    .from(webhookEndpointBreakers)
+    .innerJoin(merchants, eq(merchants.id, webhookEndpointBreakers.merchantId))
+    .where(gt(webhookEndpointBreakers.consecutiveFailures, 0))
+    .orderBy(desc(webhookEndpointBreakers.consecutiveFailures), webhookEndpointBreakers.url)
+    .limit(50);
+  return rows.map((row) => ({
+    ...row,
+    state: row.openUntil === null ? "failing" : row.openUntil > now ? "open" : "half_open",
+    openUntil: row.openUntil?.toISOString() ?? null,
+  }));
+}
+
+async function slowestEndpoints(ctx: ServiceContext, start: Date, now: Date): Promise<SystemOverview["slowestEndpoints"]> {
+  const rows = rowsOf<{ merchant_id: string; merchant_name: string; url: string; attempts: number; failures: number; p95: number; avg: number }>(
+    await ctx.db.execute(sql`
+      select d.merchant_id, m.name as merchant_name, d.url, count(*)::int as attempts,
+        count(*) filter (where a.error_class is not null)::int as failures,
+        percentile_cont(0.95) within group (order by a.latency_ms)::float8 as p95, avg(a.latency_ms)::float8 as avg
+      from ${deliveryAttempts} a
+      join ${webhookDeliveries} d on d.id = a.delivery_id
+      join ${merchants} m on m.id = d.merchant_id
+      where a.sent_at >= ${ts(start)} and a.sent_at < ${ts(now)} and a.trigger <> 'test' and a.latency_ms is not null
+      group by d.merchant_id, m.name, d.url
+      order by p95 desc, d.url
+      limit 10`),
+  );
+  return rows.map((row) => ({
+    merchantId: row.merchant_id,
+    merchantName: row.merchant_name,
+    url: row.url,
+    attempts: Number(row.attempts),
+    failures: Number(row.failures),
+    p95Ms: Math.round(Number(row.p95)),
+    avgMs: Math.round(Number(row.avg)),
+  }));
+}
+
+function roundMs(value: number | null): number | null {
+  return value === null ? null : Math.round(Number(value) * 10) / 10;
+}
