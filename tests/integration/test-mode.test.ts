@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, payments, webhookDeliveries } from "../../src/server/db/schema";
+import { listSettledEvents } from "../../src/server/services/events/list-settled";
 import { testClient, type TestClient } from "../support/client";
+import { serviceContext } from "../support/context";
 import { dashboardAs, merchantSession } from "../support/dashboard";
 import { createTestKey, registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
@@ -165,6 +167,23 @@ describe("webhooks in test mode", () => {
     expect(liveSide.rows).toHaveLength(1);
     expect(testSide.event.livemode).toBe(false);
     expect(testSide.rows).toEqual([]);
+  });
+});
+
+describe("the event stream (npm run listen)", () => {
+  it("streams the key's mode's events only", async () => {
+    const merchant = await registerTestMerchant(api);
+    const key = await createTestKey(api, merchant);
+    const live = await confirm(merchant.apiKey, { externalId: externalId("stream-live") });
+    const test = await confirm(key, { externalId: externalId("stream-test") });
+    // The stream reads only settled events: a second behind the database's clock (docs/developer-tools.md).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const streamed = async (livemode: boolean) => {
+      const ctx = serviceContext(runtime, { type: "api_key", merchantId: merchant.merchant.id, keyId: "key_stream", livemode });
+      return (await listSettledEvents({ ctx, input: { limit: 100 } })).map((event) => event.data.id);
+    };
+    expect(await streamed(true)).toEqual([live.body.id]);
+    expect(await streamed(false)).toEqual([test.body.id]);
   });
 });
 
