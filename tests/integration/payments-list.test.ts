@@ -107,8 +107,8 @@ describe("GET /payment", () => {
   });
 
   it("renders every payment, in the list and by id, byte for byte as confirm and webhooks do (toPayment)", async () => {
-    // The two reads print times from PostgreSQL's UTC text (payment-text-row.ts), everything else from Dates
-    // (toPayment): edge values must agree.
+    // Edge values PostgreSQL keeps and a JS Date cannot (microseconds, early years) must render as they do
+    // everywhere else.
     const merchant = await registerTestMerchant(api);
     const id = newId("payment");
     await runtime.database.db.insert(payments).values({

@@ -12,7 +12,7 @@ import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
 // Only on the PostgreSQL server: its DBA may set another DateStyle or TimeZone as a database default, and the
-// payment list reads timestamps as PostgreSQL's text (db/utc-text.ts). PGlite is ours and keeps ISO.
+// app reads timestamps as PostgreSQL's text (db/pg-timestamp.ts). PGlite is ours and keeps ISO.
 let runtime: TestRuntime;
 let handle: DatabaseHandle;
 let api: TestClient;

@@ -1,34 +1,11 @@
-/** The Payment as the dashboard shows it (docs/api-contract.md, "Shapes"; timestamps ISO 8601 UTC strings). */
-export interface PaymentView {
-  id: string;
-  externalId: string;
-  amount: string;
-  currency: string;
-  status: string;
-  reference: string | null;
-  invoiceId: string | null;
-  method: string | null;
-  network: string | null;
-  metadata: Record<string, unknown>;
-  occurredAt: string | null;
-  confirmedAt: string | null;
-  failedAt: string | null;
-  reconciledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Staff views only. */
-  merchantId?: string;
-  reconciliationNote?: string | null;
-  reconciledBy?: string | null;
-}
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/router";
 
-export interface PaymentFilters {
-  q?: string;
-  status?: "pending" | "confirmed" | "failed";
-  currency?: string;
-  reconciled?: "true" | "false";
-  reference?: string;
-  externalId?: string;
-  createdFrom?: string;
-  createdTo?: string;
-}
+type Outputs = inferRouterOutputs<AppRouter>;
+type StaffPayment = Outputs["payments"]["staff"]["search"]["data"][number];
+
+/** A payment as the dashboard receives it (the routers' output); staff views add whose it is and the notes. */
+export type PaymentView = Outputs["payments"]["get"] & Partial<Pick<StaffPayment, "merchantId" | "reconciledBy" | "reconciliationNote">>;
+
+/** The list's filters: its input without the paging. */
+export type PaymentFilters = Omit<inferRouterInputs<AppRouter>["payments"]["list"], "limit" | "cursor">;

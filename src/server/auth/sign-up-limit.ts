@@ -1,4 +1,4 @@
-import { rateLimitsFor, REGISTER_LIMIT } from "@/server/http/rate-limit";
+import { rateLimitsFor, REGISTER_LIMIT } from "@/server/rate-limit/limits";
 import type { Runtime } from "@/server/runtime";
 
 /**

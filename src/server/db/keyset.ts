@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import type { KeysetPosition } from "@/lib/cursor";
 
 /**
@@ -10,8 +10,11 @@ export function keysetTimestamp(createdAt: AnyColumn): SQL<string> {
   return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** Rows strictly after `position` in newest-first order; a row comparison the (…, created_at desc, id desc) index serves. */
-export function afterPosition(createdAt: AnyColumn, id: AnyColumn, position: KeysetPosition): SQL {
+/**
+ * Rows strictly after `position` in newest-first order; a row comparison the (…, created_at desc, id desc) index
+ * serves. The position's values, or `sql.placeholder`s for a prepared statement.
+ */
+export function afterPosition(createdAt: AnyColumn, id: AnyColumn, position: KeysetPosition | { createdAt: Placeholder; id: Placeholder }): SQL {
   return sql`(${createdAt}, ${id}) < (${position.createdAt}::timestamptz, ${position.id})`;
 }
 

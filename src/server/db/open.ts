@@ -42,8 +42,8 @@ export async function openServerDatabase(url: string, options: { max?: number } 
     connect_timeout: SERVER_TIMEOUTS.connectSeconds,
     idle_timeout: SERVER_TIMEOUTS.idleSeconds,
     connection: {
-      // Timestamps are read as PostgreSQL's text (db/utc-text.ts for the payment reads, db/pg-timestamp.ts for
-      // the rest): both need the ISO style, whatever the server's or the database's default (a startup setting wins).
+      // Timestamps are read as PostgreSQL's text (db/pg-timestamp.ts), which needs the ISO style, whatever the
+      // server's or the database's default (a startup setting wins).
       DateStyle: "ISO, MDY",
       statement_timeout: SERVER_TIMEOUTS.statementMs,
       idle_in_transaction_session_timeout: SERVER_TIMEOUTS.idleInTransactionMs,

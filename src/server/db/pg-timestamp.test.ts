@@ -21,6 +21,7 @@ describe("PostgreSQL timestamptz text to a Date", () => {
     expect(dateFromPgText("2026-11-22 12:00:00.12+00").toISOString()).toBe("2026-11-22T12:00:00.120Z");
     expect(dateFromPgText("2026-11-22 12:00:00.123999+00").toISOString()).toBe("2026-11-22T12:00:00.123Z");
     expect(dateFromPgText("2026-11-22 12:00:00.0005+00").toISOString()).toBe("2026-11-22T12:00:00.000Z");
+    expect(dateFromPgText("1999-12-31 23:59:59.999999+00").toISOString()).toBe("1999-12-31T23:59:59.999Z");
   });
 
   it("applies the session's offset, in hours, minutes and seconds, either side of UTC", () => {
@@ -39,7 +40,7 @@ describe("PostgreSQL timestamptz text to a Date", () => {
   });
 
   it("refuses text of another DateStyle or a special value rather than return a wrong time", () => {
-    for (const text of ["Sun Nov 22 12:00:00 2026 UTC", "22/11/2026 12:00:00 UTC", "2026-11-22", "infinity", "-infinity", ""]) {
+    for (const text of ["2026-11-22 12:00:00.1234567+00", "2026-11-22 12:00:00.+00", "2026-1x-22 12:00:00+00", "2026-11-22 12:00:00+5", "Sun Nov 22 12:00:00 2026 UTC", "22/11/2026 12:00:00 UTC", "2026-11-22", "infinity", "-infinity", ""]) {
       expect(() => dateFromPgText(text)).toThrow(/Not an ISO-style timestamp/);
     }
   });

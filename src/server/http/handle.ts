@@ -13,7 +13,8 @@ import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp } from "@/server/net/client-ip";
 import { queryObject } from "./query";
-import { bodyRateLimitChecks, ipPolicy, rateLimitChecks, rateLimitsFor, type RateLimits } from "./rate-limit";
+import { ipPolicy, rateLimitsFor, type RateLimits } from "@/server/rate-limit/limits";
+import { bodyRateLimitChecks, rateLimitChecks } from "./rate-limit";
 import { withSpan } from "@/server/tracing/span";
 import type { AnyRoute, Reply } from "./route";
 

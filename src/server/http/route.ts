@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
-import type { RateLimitPolicy } from "./rate-limit";
+import type { RateLimitPolicy } from "@/server/rate-limit/limits";
 import type { ErrorCode } from "@/server/services/error-codes";
 import type { StreamedBodyDeclaration } from "./body";
 
@@ -85,7 +85,7 @@ export interface RouteDefinition<
    * 2xx answers are kept (any error releases the key). `"none"`: a concurrent duplicate still gets 409 while
    * the first runs, but no answer is kept (for answers that show a secret once). `false`: the header is ignored.
    * `atomic: true`, for handlers that only touch the database: the handler runs in one transaction with
-   * the stored answer (idempotency-atomic.ts); a concurrent duplicate waits for the first and replays it.
+   * the stored answer (services/idempotency/atomic.ts); a concurrent duplicate waits for the first and replays it.
    */
   idempotency?: { store: "final" | "success"; atomic?: boolean } | { store: "none" } | false;
   handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;

@@ -5,7 +5,7 @@ import type { SessionUser } from "@/server/auth/session";
 import type { Runtime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { guardInput } from "@/server/services/input-guard";
-import { dashboardUserPolicy, rateLimitsFor } from "@/server/http/rate-limit";
+import { dashboardUserPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { isServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";

@@ -23,7 +23,7 @@ export const idempotencyKeys = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.merchantId, table.method, table.path, table.key] }),
-    // The periodic purge of expired keys (src/server/http/idempotency.ts).
+    // The periodic purge of expired keys (src/server/services/idempotency/run.ts).
     index("idempotency_keys_expires_idx").on(table.expiresAt),
   ],
 );

@@ -10,7 +10,7 @@ import {
 import { updateMerchant } from "@/server/services/merchants/update";
 import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
-import { REGISTER_LIMIT } from "../rate-limit";
+import { REGISTER_LIMIT } from "@/server/rate-limit/limits";
 
 const merchantParams = z.object({ id: z.string().max(64).describe("The merchant id (`mer_…`): your own.") });
 

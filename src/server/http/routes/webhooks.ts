@@ -20,7 +20,7 @@ import {
   verifyWebhookResultSchema,
 } from "@/server/services/webhooks/schemas";
 import { webhookExamples as examples } from "@/server/services/webhooks/examples";
-import { TEST_SEND_LIMIT } from "../rate-limit";
+import { TEST_SEND_LIMIT } from "@/server/rate-limit/limits";
 import { defineRoute } from "../route";
 
 const tags = ["Webhooks"];

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { storable } from "@/lib/storable-text";
-import { eventTypes, type MerchantRow } from "@/server/db/schema";
+import { createSelectSchema } from "drizzle-zod";
+import { eventTypes, merchants, type MerchantRow } from "@/server/db/schema";
+import { isoTimestamp, rowShape } from "../row-shape";
 
 export const email = z
   .email({ message: "must be an email address" })
@@ -46,19 +48,13 @@ export type UpdateMerchantInput = z.input<typeof updateMerchantInput>;
 
 export const merchantIdInput = z.strictObject({ id: z.string().min(1).max(64) });
 
-/** The Merchant as clients see it (docs/api-contract.md, "Shapes"). */
-export const merchantSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  website: z.string().nullable(),
-  webhookUrl: z.string().nullable(),
+/** The Merchant as clients see it (docs/api-contract.md, "Shapes"): the merchants table's row (drizzle-zod). */
+export const merchantSchema = createSelectSchema(merchants, {
   webhookEvents: z.array(z.enum(eventTypes)),
-  paymentInstructions: z.string().nullable(),
-  status: z.enum(["active", "suspended"]),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
 }).meta({ id: "Merchant" });
+/** In services and tRPC (superjson) times stay `Date`s; REST's JSON prints them as the schema's ISO strings. */
 export type Merchant = Omit<z.infer<typeof merchantSchema>, "createdAt" | "updatedAt" | "webhookEvents"> & {
   webhookEvents: string[];
   createdAt: Date;
@@ -71,17 +67,4 @@ export const registerMerchantResult = z.object({
   webhookSecret: z.string().describe("Shown this once here; the dashboard can reveal it again."),
 });
 
-export function toMerchant(row: MerchantRow): Merchant {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    website: row.website,
-    webhookUrl: row.webhookUrl,
-    webhookEvents: row.webhookEvents,
-    paymentInstructions: row.paymentInstructions,
-    status: row.status,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
+export const toMerchant = rowShape<typeof merchantSchema, MerchantRow, Merchant>(merchantSchema, { isoDates: false });

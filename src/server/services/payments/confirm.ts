@@ -1,8 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { currencyExponent } from "@/lib/currencies";
 import { newId } from "@/lib/ids";
 import { canonicalAmount } from "@/lib/money";
-import { rowsOf } from "@/server/db/rows";
 import { payments, type PaymentRow, type PaymentStatus } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import type { Transaction } from "@/server/db/types";
@@ -91,14 +90,7 @@ export async function confirmPayment({
         status: data.status,
         ...statusTimestamps(data.status, now),
         // Details sent with the transition complete the record; omitted ones keep their value.
-        ...definedOnly({
-          reference: data.reference,
-          invoiceId: data.invoiceId,
-          method: data.method,
-          network: data.network,
-          metadata: data.metadata,
-          occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
-        }),
+        ...definedOnly(detailsOf(data)),
         updatedAt: now,
       })
       .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId), eq(payments.livemode, livemode)))
@@ -109,48 +101,38 @@ export async function confirmPayment({
   });
 }
 
-/**
- * Inserts the payment unless the merchant already has this externalId in this mode. Hand-written: drizzle's insert
- * builder spent more CPU building this 16-column statement than anything else in a confirm (BENCHMARKS.md,
- * case 2). The row is the one built here; only `metadata` is read back, in the order jsonb keeps its keys,
- * so the answer matches what later reads return.
- */
+/** Inserts the payment unless the merchant already has this externalId in this mode; the inserted row as stored. */
 async function insertIfNew(tx: Transaction, { merchantId, livemode }: MerchantScope, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
-  const row: PaymentRow = {
-    id: newId("payment"),
-    merchantId,
-    livemode,
-    externalId: data.externalId,
-    amount: data.amount,
-    currency: data.currency,
-    status: data.status,
-    reference: data.reference ?? null,
-    invoiceId: data.invoiceId ?? null,
-    method: data.method ?? null,
-    network: data.network ?? null,
-    metadata: data.metadata ?? {},
-    occurredAt: data.occurredAt ? new Date(data.occurredAt) : null,
-    confirmedAt: null,
-    failedAt: null,
-    reconciledAt: null,
-    reconciledBy: null,
-    reconciliationNote: null,
-    ...statusTimestamps(data.status, now),
-    createdAt: now,
-    updatedAt: now,
+  const [inserted] = await tx
+    .insert(payments)
+    .values({
+      id: newId("payment"),
+      merchantId,
+      livemode,
+      externalId: data.externalId,
+      amount: data.amount,
+      currency: data.currency,
+      status: data.status,
+      ...detailsOf(data),
+      ...statusTimestamps(data.status, now),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [payments.merchantId, payments.livemode, payments.externalId] })
+    .returning();
+  return inserted;
+}
+
+/** The optional details a confirm may send; undefined where not sent (the column's default, or left as it is). */
+function detailsOf(data: ConfirmData) {
+  return {
+    reference: data.reference,
+    invoiceId: data.invoiceId,
+    method: data.method,
+    network: data.network,
+    metadata: data.metadata,
+    occurredAt: data.occurredAt ? new Date(data.occurredAt) : undefined,
   };
-  const at = (value: Date | null) => (value ? value.toISOString() : null);
-  const result = await tx.execute(sql`
-    insert into ${payments} (id, merchant_id, livemode, external_id, amount, currency, status, reference, invoice_id, method, network,
-      metadata, occurred_at, confirmed_at, failed_at, created_at, updated_at)
-    values (${row.id}, ${merchantId}, ${livemode}, ${row.externalId}, ${row.amount}::text::numeric, ${row.currency}, ${row.status},
-      ${row.reference}, ${row.invoiceId}, ${row.method}, ${row.network}, ${JSON.stringify(row.metadata)}::text::jsonb,
-      ${at(row.occurredAt)}::text::timestamptz, ${at(row.confirmedAt)}::text::timestamptz, ${at(row.failedAt)}::text::timestamptz,
-      ${at(now)}::text::timestamptz, ${at(now)}::text::timestamptz)
-    on conflict (merchant_id, livemode, external_id) do nothing
-    returning metadata`);
-  const [inserted] = rowsOf<{ metadata: Record<string, unknown> }>(result);
-  return inserted ? { ...row, metadata: inserted.metadata } : undefined;
 }
 
 function statusTimestamps(status: PaymentStatus, now: Date) {

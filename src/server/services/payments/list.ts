@@ -1,11 +1,96 @@
+import { and, eq, gte, ilike, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { containsPattern } from "@/server/db/like-pattern";
-import { queryRows, type RawParam } from "@/server/db/raw";
+import { preparedOn } from "@/server/db/prepared";
+import { payments } from "@/server/db/schema";
+import type { Executor } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantScope, type MerchantScope, type ServiceContext } from "../context";
-import { decodeCursor, toPage, type Page } from "../pagination";
+import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
-import { pagePosition, pageSql, paymentFromTextRow, recentSearchSql, type PaymentTextRow } from "./payment-text-row";
-import { listPaymentsInput, type ListPaymentsInput, type Payment } from "./schemas";
+import { listPaymentsInput, paymentColumns, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
+
+type ListQuery = ReturnType<typeof listPaymentsInput.parse>;
+
+const value = (name: string) => sql.placeholder(name);
+
+/**
+ * The list's optional filters: each a condition on one placeholder of its own name, and the value it binds.
+ * Instants travel as ISO strings (a placeholder skips the column's encoder).
+ */
+const filters: { [K in string]: { condition: SQL; bind: (query: ListQuery) => string | undefined } } = {
+  status: { condition: eq(payments.status, value("status")), bind: (query) => query.status },
+  currency: { condition: eq(payments.currency, value("currency")), bind: (query) => query.currency },
+  reference: { condition: eq(payments.reference, value("reference")), bind: (query) => query.reference },
+  externalId: { condition: eq(payments.externalId, value("externalId")), bind: (query) => query.externalId },
+  // No placeholder of their own: which of the two is given is the statement's shape; the bound value goes unused.
+  reconciled: { condition: isNotNull(payments.reconciledAt), bind: (query) => (query.reconciled === "true" ? "true" : undefined) },
+  unreconciled: { condition: isNull(payments.reconciledAt), bind: (query) => (query.reconciled === "false" ? "false" : undefined) },
+  createdFrom: { condition: gte(payments.createdAt, value("createdFrom")), bind: (query) => isoOrUndefined(query.createdFrom) },
+  createdTo: { condition: lt(payments.createdAt, value("createdTo")), bind: (query) => isoOrUndefined(query.createdTo) },
+};
+const isoOrUndefined = (instant: string | undefined) => (instant === undefined ? undefined : new Date(instant).toISOString());
+
+/**
+ * Search: one pattern (`q`) against the three ids people know a payment by, each with a trigram index
+ * (docs/dashboard.md, "Search"). Kept apart from the other filters: a page of a search applies it in two steps
+ * (listPayments).
+ */
+const searchCondition = or(ilike(payments.externalId, value("q")), ilike(payments.reference, value("q")), ilike(payments.id, value("q")))!;
+
+type Search = "none" | "recent" | "everywhere";
+
+/** The other filters' and the cursor's conditions, for one set of given filters. */
+function filterConditions(given: string[], afterCursor: boolean): SQL {
+  return and(
+    eq(payments.merchantId, value("merchantId")),
+    // The caller's mode (docs/test-mode.md): a live key never lists test payments, nor the reverse.
+    eq(payments.livemode, value("livemode")),
+    ...given.map((filter) => filters[filter]!.condition),
+    afterCursor ? afterPosition(payments.createdAt, payments.id, { createdAt: value("afterAt"), id: value("afterId") }) : undefined,
+  )!;
+}
+
+/**
+ * The page statement for one set of given filters, whether a cursor is given and how it searches, prepared once
+ * per database: a bounded set of statement shapes, none built per request. `recent` searches only the newest
+ * `window` rows that match the other filters (a subquery named like the table, so the columns read the same).
+ */
+function pageStatement(db: Executor, given: string[], afterCursor: boolean, search: Search) {
+  const name = `payments_page${given.map((filter) => `_${filter}`).join("")}${afterCursor ? "_after" : ""}${search === "none" ? "" : `_q_${search}`}`;
+  const columns = { ...paymentColumns, cursorAt: keysetTimestamp(payments.createdAt) };
+  return preparedOn(db, name, () => {
+    const conditions = filterConditions(given, afterCursor);
+    const page =
+      search === "recent"
+        ? db
+            .select(columns)
+            .from(db.select().from(payments).where(conditions).orderBy(...newestFirst(payments.createdAt, payments.id)).limit(value("window")).as("payments"))
+            .where(searchCondition)
+        : db
+            .select(columns)
+            .from(payments)
+            .where(search === "everywhere" ? and(conditions, searchCondition) : conditions);
+    return page
+      .orderBy(...newestFirst(payments.createdAt, payments.id))
+      .limit(value("limit"))
+      .prepare(name);
+  });
+}
+
+/** The values of the given filters (and their names, in the filter table's order). */
+function bindFilters(query: ListQuery, { merchantId, livemode }: MerchantScope) {
+  const values: Record<string, unknown> = { merchantId, livemode };
+  const given: string[] = [];
+  for (const [filter, { bind }] of Object.entries(filters)) {
+    const bound = bind(query);
+    if (bound === undefined) continue;
+    given.push(filter);
+    values[filter] = bound;
+  }
+  if (query.q) values.q = containsPattern(query.q);
+  return { values, given };
+}
 
 /**
  * The merchant's payments, newest first, keyset-paginated on (created_at, id): every page costs what the
@@ -19,38 +104,26 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "payments" } });
 
-  const { conditions, params, search } = filterConditions(merchant, query, [query.limit + 1]);
-  if (position) {
-    // A row comparison the (merchant_id, created_at desc, id desc) index serves; the position keeps microseconds.
-    params.push(position.createdAt, position.id);
-    conditions.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-  }
-  const rows = search
-    ? await searchPage(ctx, conditions, search, params, query.limit)
-    : await queryRows<PaymentTextRow>(ctx.db, pageSql(conditions.join(" and ")), params);
-  return toPage(ctx, scope, rows, query.limit, paymentFromTextRow, pagePosition);
+  const { values, given } = bindFilters(query, merchant);
+  Object.assign(values, { limit: query.limit + 1, window: SEARCH_RECENT_ROWS });
+  if (position) Object.assign(values, { afterAt: position.createdAt, afterId: position.id });
+  const afterCursor = position !== null;
+  let rows = await pageStatement(ctx.db, given, afterCursor, query.q ? "recent" : "none").execute(values);
+  if (query.q && rows.length <= query.limit) rows = await pageStatement(ctx.db, given, afterCursor, "everywhere").execute(values);
+  return toPage(ctx, scope, rows, query.limit, toPayment, byCursorAt);
 }
 
 /** How many of the newest rows (after the other filters and the cursor) a search reads before asking the trigram indexes. */
 export const SEARCH_RECENT_ROWS = 5_000;
 
-/**
- * A page of a search, in two steps (docs/dashboard.md, "Search"). First the newest SEARCH_RECENT_ROWS rows in
- * list order (an index walk, a few ms): a term many payments match (a shared prefix such as "INV-") fills the
- * page there, and the trigram indexes are slowest on exactly those terms, whose common trigrams have posting
- * lists as long as the table. Only when that window holds less than a page do the trigram indexes answer (fast
- * for the rare matches left). Either way the page is the newest matches in list order: a full page from the
- * window is the newest there are, and the second step reads every row.
+/*
+ * Why a search has two steps (docs/dashboard.md, "Search"): first the newest SEARCH_RECENT_ROWS rows in list order
+ * (an index walk, a few ms): a term many payments match (a shared prefix such as "INV-") fills the page there, and
+ * the trigram indexes are slowest on exactly those terms, whose common trigrams have posting lists as long as the
+ * table. Only when that window holds less than a page do the trigram indexes answer (fast for the rare matches
+ * left). Either way the page is the newest matches in list order: a full page from the window is the newest there
+ * are, and the second step reads every row.
  */
-async function searchPage(ctx: ServiceContext, conditions: string[], search: string, params: RawParam[], limit: number): Promise<PaymentTextRow[]> {
-  const recent = await queryRows<PaymentTextRow>(
-    ctx.db,
-    recentSearchSql(conditions.join(" and "), search, `$${params.length + 1}`),
-    [...params, SEARCH_RECENT_ROWS],
-  );
-  if (recent.length > limit) return recent;
-  return queryRows<PaymentTextRow>(ctx.db, pageSql([...conditions, search].join(" and ")), params);
-}
 
 /** The most a count goes to: beyond it the dashboard says "10,000+", and counting stays as cheap as a page. */
 export const COUNT_CAP = 10_000;
@@ -60,47 +133,20 @@ export const COUNT_CAP = 10_000;
  * up to COUNT_CAP: `{count, capped}`. The dashboard shows it as the result count beside the list.
  */
 export async function countPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<{ count: number; capped: boolean }> {
-  const merchant = requireMerchantScope(ctx);
   const query = validateInput(listPaymentsInput, input, "query");
-  const { conditions, params, search } = filterConditions(merchant, query, [COUNT_CAP + 1]);
-  if (search) conditions.push(search);
-  const [row] = await queryRows<{ count: number }>(
-    ctx.db,
-    `select count(*)::int as count from (select 1 from payments where ${conditions.join(" and ")} limit $2::int) as matching`,
-    params,
-  );
+  const { values, given } = bindFilters(query, requireMerchantScope(ctx));
+  const name = `payments_count${given.map((filter) => `_${filter}`).join("")}${query.q ? "_q" : ""}`;
+  const statement = preparedOn(ctx.db, name, (db) => {
+    const conditions = filterConditions(given, false);
+    const matching = db
+      .select({ one: sql`1` })
+      .from(payments)
+      .where(query.q ? and(conditions, searchCondition) : conditions)
+      .limit(value("cap"))
+      .as("matching");
+    return db.select({ count: sql<number>`count(*)::int` }).from(matching).prepare(name);
+  });
+  const [row] = await statement.execute({ ...values, cap: COUNT_CAP + 1 });
   const count = Number(row?.count ?? 0);
   return { count: Math.min(count, COUNT_CAP), capped: count > COUNT_CAP };
-}
-
-/**
- * The WHERE conditions of a payments query: `$1` the merchant, `$2` whatever `second` holds (the limit), then the
- * mode (docs/test-mode.md; text cast to boolean: postgres.js would bind a string to a boolean parameter as false),
- * then one parameter per given filter; the search condition (`q`) separately. Every value is a parameter; the text only varies with which filters are
- * given (a bounded set of statements, each prepared once per connection).
- */
-function filterConditions({ merchantId, livemode }: MerchantScope, query: ReturnType<typeof listPaymentsInput.parse>, second: RawParam[]) {
-  const params: RawParam[] = [merchantId, ...second];
-  const conditions = ["merchant_id = $1"];
-  const where = (condition: (placeholder: string) => string, value: RawParam) => {
-    params.push(value);
-    conditions.push(condition(`$${params.length}`));
-  };
-  where((p) => `livemode = ${p}::text::boolean`, String(livemode));
-  if (query.status) where((p) => `status = ${p}`, query.status);
-  if (query.currency) where((p) => `currency = ${p}`, query.currency);
-  if (query.reference) where((p) => `reference = ${p}`, query.reference);
-  if (query.externalId) where((p) => `external_id = ${p}`, query.externalId);
-  // Search: one pattern against the three ids people know a payment by, each with a trigram index (docs/dashboard.md,
-  // "Search"). Kept apart from the other conditions: a page of a search applies it in two steps (searchPage).
-  let search: string | undefined;
-  if (query.q) {
-    params.push(containsPattern(query.q));
-    const p = `$${params.length}`;
-    search = `(external_id ilike ${p} or reference ilike ${p} or id ilike ${p})`;
-  }
-  if (query.reconciled) conditions.push(query.reconciled === "true" ? "reconciled_at is not null" : "reconciled_at is null");
-  if (query.createdFrom) where((p) => `created_at >= ${p}::timestamptz`, new Date(query.createdFrom).toISOString());
-  if (query.createdTo) where((p) => `created_at < ${p}::timestamptz`, new Date(query.createdTo).toISOString());
-  return { conditions, params, search };
 }

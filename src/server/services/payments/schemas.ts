@@ -2,9 +2,12 @@ import { z } from "zod";
 import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
 import { canonicalAmount } from "@/lib/money";
-import { paymentStatuses, type PaymentRow } from "@/server/db/schema";
+import { getTableColumns } from "drizzle-orm";
+import { createSelectSchema } from "drizzle-zod";
+import { payments, paymentStatuses, type PaymentRow } from "@/server/db/schema";
 import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
+import { isoTimestamp, rowShape } from "../row-shape";
 
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
@@ -62,89 +65,45 @@ export const confirmPaymentInput = z
   .superRefine(amountInCurrency);
 export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
 
-const timestamp = z.iso.datetime();
-
-/** The Payment as clients see it (docs/api-contract.md, "Shapes"); timestamps are ISO 8601 UTC strings. */
-export const paymentSchema = z.object({
-  id: z.string(),
-  externalId: z.string(),
-  amount: z.string(),
-  currency: z.string(),
-  status: z.enum(paymentStatuses),
-  reference: z.string().nullable(),
-  invoiceId: z.string().nullable(),
-  method: z.string().nullable(),
-  network: z.string().nullable(),
+/**
+ * The payment table's row as a zod schema (drizzle-zod): text, numeric (a string) and the status enum as the
+ * table declares them; timestamps as ISO strings, metadata a JSON object.
+ */
+const paymentRowSchema = createSelectSchema(payments, {
   metadata: z.record(z.string(), z.unknown()),
-  occurredAt: timestamp.nullable(),
-  confirmedAt: timestamp.nullable(),
-  failedAt: timestamp.nullable(),
-  reconciledAt: timestamp.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-}).meta({ id: "Payment" });
+  occurredAt: () => isoTimestamp,
+  confirmedAt: () => isoTimestamp,
+  failedAt: () => isoTimestamp,
+  reconciledAt: () => isoTimestamp,
+  createdAt: () => isoTimestamp,
+  updatedAt: () => isoTimestamp,
+});
+
+/**
+ * The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is, its mode (the key that
+ * reads it already says which: docs/test-mode.md) and staff's notes.
+ */
+export const paymentSchema = paymentRowSchema
+  .omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true })
+  .meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 
 /** What support staff see: the payment, whose it is, and the reconciliation details. */
-export const staffPaymentSchema = paymentSchema.extend({
-  merchantId: z.string(),
-  reconciledBy: z.string().nullable(),
-  reconciliationNote: z.string().nullable(),
-});
+export const staffPaymentSchema = paymentSchema.extend(
+  paymentRowSchema.pick({ merchantId: true, reconciledBy: true, reconciliationNote: true }).shape,
+);
 export type StaffPayment = z.infer<typeof staffPaymentSchema>;
 
-/** The columns a Payment is rendered from, with timestamps of whatever type `T` the reader has them in. */
-export type PaymentColumns<T> = Pick<PaymentRow, "id" | "externalId" | "amount" | "currency" | "status" | "reference" | "invoiceId" | "method" | "network"> & {
-  metadata: unknown;
-  occurredAt: T | null;
-  confirmedAt: T | null;
-  failedAt: T | null;
-  reconciledAt: T | null;
-  createdAt: T;
-  updatedAt: T;
-};
+/** The columns a Payment is read from (the list's and get's select). */
+export const paymentColumns = pickColumns(getTableColumns(payments), Object.keys(paymentSchema.shape) as (keyof Payment)[]);
 
-/**
- * The payment as clients see it, field for field in the API's order; `time` renders a timestamp as ISO 8601
- * UTC with milliseconds. Every rendering goes through here (drizzle rows with `Date`s in `toPayment`, the two
- * reads' text rows in payment-text-row.ts), so they can only differ in how they print a time.
- */
-export function renderPayment<T>(row: PaymentColumns<T>, time: (value: T) => string): Payment {
-  const optional = (value: T | null) => (value === null ? null : time(value));
-  return {
-    id: row.id,
-    externalId: row.externalId,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    reference: row.reference,
-    invoiceId: row.invoiceId,
-    method: row.method,
-    network: row.network,
-    metadata: row.metadata as Payment["metadata"],
-    occurredAt: optional(row.occurredAt),
-    confirmedAt: optional(row.confirmedAt),
-    failedAt: optional(row.failedAt),
-    reconciledAt: optional(row.reconciledAt),
-    createdAt: time(row.createdAt),
-    updatedAt: time(row.updatedAt),
-  };
+function pickColumns<C extends Record<string, unknown>, K extends keyof C>(columns: C, keys: K[]): Pick<C, K> {
+  return Object.fromEntries(keys.map((key) => [key, columns[key]])) as Pick<C, K>;
 }
 
-const isoOfDate = (date: Date) => date.toISOString();
-
-export function toPayment(row: PaymentRow): Payment {
-  return renderPayment(row, isoOfDate);
-}
-
-export function toStaffPayment(row: PaymentRow): StaffPayment {
-  return {
-    ...toPayment(row),
-    merchantId: row.merchantId,
-    reconciledBy: row.reconciledBy,
-    reconciliationNote: row.reconciliationNote,
-  };
-}
+/** The payment as clients see it, field for field in the API's order; timestamps as ISO 8601 UTC with milliseconds. */
+export const toPayment = rowShape<typeof paymentSchema, Pick<PaymentRow, keyof Payment>>(paymentSchema, { isoDates: true });
+export const toStaffPayment = rowShape<typeof staffPaymentSchema, PaymentRow>(staffPaymentSchema, { isoDates: true });
 
 export const listPaymentsInput = z.strictObject({
   ...pageQuery,

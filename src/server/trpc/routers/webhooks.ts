@@ -12,7 +12,7 @@ import {
   sendTestWebhookInput,
 } from "@/server/services/webhooks/schemas";
 import { sendTestWebhook } from "@/server/services/webhooks/send-test";
-import { rateLimitsFor, TEST_SEND_LIMIT } from "@/server/http/rate-limit";
+import { rateLimitsFor, TEST_SEND_LIMIT } from "@/server/rate-limit/limits";
 import { requireMerchantId } from "@/server/services/context";
 import { createRouter, merchantProcedure, staffProcedure } from "../init";
 

@@ -9,15 +9,13 @@ import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { isServiceError } from "@/server/services/errors";
 import { listPayments } from "@/server/services/payments/list";
-import type { ListPaymentsInput } from "@/server/services/payments/schemas";
+import { paymentSchema, type ListPaymentsInput } from "@/server/services/payments/schemas";
 
 // GET /dashboard/payments/export – the signed-in merchant's payments matching the filters, as CSV,
 // streamed page by page (keyset) so an export of any size holds one page in memory.
 
-const COLUMNS = [
-  "id", "externalId", "amount", "currency", "status", "reference", "invoiceId", "method", "network",
-  "occurredAt", "confirmedAt", "failedAt", "reconciledAt", "createdAt", "updatedAt", "metadata",
-] as const;
+// The Payment's fields in the API's order, metadata (JSON text) last: a new field of the shape is a new column.
+const COLUMNS = [...Object.keys(paymentSchema.shape).filter((field) => field !== "metadata"), "metadata"];
 const FILTERS = ["status", "currency", "reference", "externalId", "q", "reconciled", "createdFrom", "createdTo"] as const;
 const PAGE = 100;
 

@@ -2,18 +2,18 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/server/db/rows";
 import { idempotencyKeys } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
-import type { Runtime } from "@/server/runtime";
-import { isServiceError } from "@/server/services/errors";
+import type { Database } from "@/server/db/types";
+import type { Logger } from "pino";
+import { isServiceError, type ServiceError } from "../errors";
 import {
   answerOnRecord,
+  type Answer,
   FINAL_ERROR_CODES,
   IDEMPOTENCY_TTL_MS,
   keyInUseError,
   storedBody,
   type KeyScope,
-} from "./idempotency-records";
-import { problemBody } from "./problem";
-import type { Reply } from "./route";
+} from "./records";
 
 /**
  * Idempotency for routes whose handler only touches the database (`idempotency: { atomic: true }`): the
@@ -27,12 +27,18 @@ import type { Reply } from "./route";
  * same way, and gets the stored answer; a different body gets 422 with nothing written.
  */
 export async function runAtomically(
-  options: { runtime: Runtime; scope: KeyScope; digest: string; requestId: string; storeFinalErrors: boolean },
-  execute: (db: Executor) => Promise<Reply>,
-): Promise<Reply> {
-  const { runtime, scope, digest } = options;
-  const db = runtime.database.db;
-  const now = runtime.now();
+  options: {
+    db: Database;
+    log: Logger;
+    now: Date;
+    scope: KeyScope;
+    digest: string;
+    /** The answer a final error (FINAL_ERROR_CODES) is stored as; undefined: final errors are not stored. */
+    finalErrorAnswer?: (error: ServiceError) => Answer;
+  },
+  execute: (tx: Executor) => Promise<Answer>,
+): Promise<Answer> {
+  const { db, scope, digest, now } = options;
   try {
     return await db.transaction(async (tx) => {
       const reply = await execute(tx);
@@ -50,10 +56,10 @@ export async function runAtomically(
     });
     if (recorded) return recorded;
     if (error instanceof KeyAlreadyAnswered) throw keyInUseError("A request with this Idempotency-Key just changed state. Retry shortly.");
-    if (options.storeFinalErrors && isServiceError(error) && FINAL_ERROR_CODES.has(error.code)) {
-      const body = problemBody(error.code, error.detail, options.requestId, error.errors);
-      const stored = await storeAnswer(db, scope, digest, now, error.status, body).catch((storeError: unknown) => {
-        runtime.log.warn({ err: storeError, path: scope.path }, "could not store an idempotent error answer");
+    if (options.finalErrorAnswer && isServiceError(error) && FINAL_ERROR_CODES.has(error.code)) {
+      const answer = options.finalErrorAnswer(error);
+      const stored = await storeAnswer(db, scope, digest, now, answer.status, answer.body).catch((storeError: unknown) => {
+        options.log.warn({ err: storeError, path: scope.path }, "could not store an idempotent error answer");
         return true;
       });
       if (!stored) {

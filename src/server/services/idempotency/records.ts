@@ -1,12 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { idempotencyKeys } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
-import type { ErrorCode } from "@/server/services/error-codes";
-import { ServiceError } from "@/server/services/errors";
-import { PROBLEM_CONTENT_TYPE } from "./problem";
-import type { Reply } from "./route";
+import type { ErrorCode } from "../error-codes";
+import { ServiceError } from "../errors";
 
-/** What both idempotency modes share: the key's scope, the stored answer and how it is replayed. */
+/**
+ * What both idempotency modes share: the key's scope, the stored answer and how it is replayed. The answer is
+ * the one the caller gave (REST: its status and JSON body), stored and replayed as given.
+ */
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 
@@ -50,7 +58,7 @@ export function storedBody(body: unknown): string | null {
   return body === undefined || body === null ? null : JSON.stringify(body);
 }
 
-export function replayOf(status: number, stored: unknown): Reply {
+export function replayOf(status: number, stored: unknown): Answer {
   const headers: Record<string, string> = { [REPLAYED_HEADER]: "true" };
   if (status >= 400) headers["content-type"] = PROBLEM_CONTENT_TYPE;
   // Stored as the serialised text (see storedBody), so the replay has the original's key order.
@@ -70,13 +78,13 @@ export function keyInUseError(detail = "A request with this Idempotency-Key is s
  * What a live key already says about this request: its stored answer (a replay), 422 for another body,
  * 409 while another request holds it; null when the key is free (absent or expired).
  */
-export async function answerOnRecord(db: Executor, scope: KeyScope, digest: string, now: Date): Promise<Reply | null> {
+export async function answerOnRecord(db: Executor, scope: KeyScope, digest: string, now: Date): Promise<Answer | null> {
   const [row] = await db.select().from(idempotencyKeys).where(matchesScope(scope));
   return row ? answerOf(row, digest, now) : null;
 }
 
 /** `answerOnRecord` for a row already read. */
-export function answerOf(row: IdempotencyKeyRow, digest: string, now: Date): Reply | null {
+export function answerOf(row: IdempotencyKeyRow, digest: string, now: Date): Answer | null {
   if (row.expiresAt <= now) return null;
   if (row.requestDigest !== digest) throw keyReusedError();
   if (row.state === "completed") return replayOf(row.responseStatus ?? 200, row.responseBody);
