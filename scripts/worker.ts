@@ -19,6 +19,7 @@ import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
 import { serveMetrics } from "@/server/metrics/serve";
 import { startOtlpTracing } from "@/server/tracing/otlp";
 import { startWorkerFor } from "@/server/webhooks/start";
+import { startEventPruner } from "@/server/webhooks/event-pruner";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 
 async function main() {
@@ -51,6 +52,7 @@ async function main() {
     deps: values.timeout ? { send: { totalTimeoutMs: parseDuration(values.timeout), connectTimeoutMs: Math.min(parseDuration(values.timeout), 5_000) } } : {},
   });
   startExpirySweeper(runtime);
+  startEventPruner(runtime);
   log.info({ database: database.kind }, "worker ready");
   let stopping = false;
   const shutdown = (signal: string) => {

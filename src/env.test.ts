@@ -16,6 +16,17 @@ describe("configuration", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("keeps events at least 30 days and disables a failing endpoint after 5 days, both configurable", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
+    expect(parseEnv({ DATA_DIR: dataDir })).toMatchObject({ WEBHOOK_EVENT_RETENTION_DAYS: 30, WEBHOOK_DISABLE_AFTER: 5 * 86_400_000 });
+    expect(parseEnv({ DATA_DIR: dataDir, WEBHOOK_EVENT_RETENTION_DAYS: "90", WEBHOOK_DISABLE_AFTER: "12h" })).toMatchObject({
+      WEBHOOK_EVENT_RETENTION_DAYS: 90,
+      WEBHOOK_DISABLE_AFTER: 12 * 3_600_000,
+    });
+    expect(() => parseEnv({ DATA_DIR: dataDir, WEBHOOK_EVENT_RETENTION_DAYS: "7" })).toThrow(InvalidEnvironmentError);
+    expect(() => parseEnv({ DATA_DIR: dataDir, WEBHOOK_DISABLE_AFTER: "0" })).toThrow(InvalidEnvironmentError);
+  });
+
   it("generates AUTH_SECRET once into DATA_DIR, readable only by its owner, and reuses it", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
     const first = parseEnv({ DATA_DIR: dataDir }).AUTH_SECRET;

@@ -72,6 +72,25 @@ const envSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * An endpoint that fails every attempt for this long is disabled (reason `failing`; docs/webhooks.md,
+   * "Endpoint health"). A duration: 5d, 12h.
+   */
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .default("5d")
+    .transform((text, ctx) => {
+      try {
+        const ms = parseDuration(text);
+        if (ms <= 0) throw new Error("must be longer than 0");
+        return ms;
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Events are kept this many days (at least 30), then pruned by the workers (docs/webhooks.md, "Event log"). */
+  WEBHOOK_EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
   /** Where this service is reached from outside: invoices' `checkoutUrl` is `<PUBLIC_BASE_URL>/pay/<id>`. */
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, message: "must be an http(s) URL" })

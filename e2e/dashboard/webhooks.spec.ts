@@ -19,6 +19,9 @@ test("a failed delivery is retried from the dashboard and delivered", async ({ p
 
     const payment = await createPaymentOverRest(request, merchant.apiKey, { externalId: uniqueId("tx"), amount: "5.00", currency: "USD" });
     // The receiver answers 500 to every attempt of the (test-short) schedule: the delivery ends failed.
+    // The delivery log shows every status; the filter (kept in the URL) narrows it to the failed ones.
+    await page.getByLabel("Status").selectOption("failed");
+    await expect(page).toHaveURL(/status=failed/);
     await expect(async () => {
       await page.reload();
       await expect(page.getByRole("table", { name: /Failed webhook deliveries/ })).toContainText("payment.confirmed", { timeout: 1000 });
@@ -50,7 +53,7 @@ test("a failed delivery is retried from the dashboard and delivered", async ({ p
     await expect(page.getByRole("region", { name: "Attempts" })).toContainText("HTTP 200");
     await screenshot(page, testInfo, "delivery-delivered");
 
-    await page.goto("/dashboard/webhooks");
+    await page.goto("/dashboard/webhooks?status=failed");
     await expect(page.getByText("No failed deliveries.")).toBeVisible();
     expect(deliveryId).toMatch(/^whd_/);
   } finally {

@@ -341,6 +341,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description Every delivery (pending, delivering, delivered, failed), newest first, cursor-paginated; filters `status` and `eventType` (repeatable), `endpointId`, `eventId`, `since` (inclusive), `until` (exclusive).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/failed": {
         parameters: {
             query?: never;
@@ -481,6 +501,155 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint of the merchant (at most 16, so one page), the default one first.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Adds an endpoint with its own URL, description, event types (null: all) and `whsec_` signing secret, returned this once. At most 16 endpoints per merchant, the default one (the profile's `webhookUrl`) included.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/endpoint/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Change a webhook endpoint
+         * @description Changes its URL (queued deliveries follow), description or event types; `enabled: false` disables it (reason `manual`: its deliveries wait), `enabled: true` enables it and sends what waited. The default endpoint's URL and event types are the profile's `webhookUrl` and `webhookEvents`, which change with them.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes it with its secrets and deliveries (the events stay in the event log). The default endpoint cannot be deleted (409 `default_endpoint`).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/endpoint/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description A new `whsec_` secret, shown this once. The previous one keeps signing too (two `v1` signatures) for 24 hours; a second rotation within them ends the older one at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/endpoint/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an endpoint the events of a time window again
+         * @description Every event created in [since, until) (until: now) that the endpoint subscribes to is sent to it again, as new deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. At most 10,000 events per call (a larger window answers 400 on `since`). A disabled endpoint's deliveries wait until it is enabled.
+         */
+        post: operations["recoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream your events (server-sent events)
+         * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The merchant's events, newest first, cursor-paginated: what to read to catch up after missed webhooks. Filters: `type` (exact, or a prefix such as `invoice.*`), `since` (inclusive), `until` (exclusive), `subjectId`. Events are kept at least 30 days (`WEBHOOK_EVENT_RETENTION_DAYS`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description The event and its deliveries, one per endpoint it was sent to.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reconciliation": {
         parameters: {
             query?: never;
@@ -535,26 +704,6 @@ export interface paths {
          * @description Test keys only (a live key gets 403 `test_mode_only`). Records a test payment attached to one of your test invoices, as `POST /payment/confirm` would: the invoice's amounts and status move and its `payment.*` and `invoice.*` events go to your test endpoints. `amount` defaults to what is still owed; `status` to `confirmed` (docs/test-mode.md).
          */
         post: operations["payTestInvoice"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/event/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stream your events (server-sent events)
-         * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
-         */
-        get: operations["streamEvents"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -827,6 +976,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.endpoint_disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of your webhook endpoints was disabled
+         * @description Sent to your other endpoints when one answered `410 Gone` (`reason: gone`) or failed every attempt for `WEBHOOK_DISABLE_AFTER` (5 days by default; `reason: failing`). Its deliveries wait; enabling it again sends them.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.webhook.endpoint_disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -843,7 +1014,7 @@ export interface components {
              * @description Stable snake_case code to branch on; see docs/errors.md.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "test_mode_only" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "idempotency_key_in_use" | "api_key_inactive" | "reconciliation_line_without_payment" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "test_mode_only" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "default_endpoint" | "too_many_endpoints" | "idempotency_key_in_use" | "api_key_inactive" | "reconciliation_line_without_payment" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Also in the `x-request-id` header; quote it to support. */
             requestId: string;
             /** @description Each failing field (`body.amount`, `query.limit`, `params.id`) on validation_failed. */
@@ -856,7 +1027,7 @@ export interface components {
             /** @description `evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened. */
             id: string;
             /** @enum {string} */
-            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
             /** Format: date-time */
             createdAt: string;
             /** @description The `data` of the webhook body: the payment, invoice, … it is about. */
@@ -926,13 +1097,34 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        WebhookEndpoint: {
+            id: string;
+            livemode: boolean;
+            url: string | null;
+            description: string | null;
+            /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
+            eventTypes: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * @description Why it is disabled: by you, failing for too long, or it answered 410 Gone.
+             * @enum {string|null}
+             */
+            disabledReason: "manual" | "failing" | "gone" | null;
+            /** @description The profile's webhookUrl/webhookEvents and the registration secret. */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Merchant: {
             id: string;
             name: string;
             email: string;
             website: string | null;
             webhookUrl: string | null;
-            webhookEvents: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided")[];
+            webhookEvents: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
             paymentInstructions: string | null;
             /** @enum {string} */
             status: "active" | "suspended";
@@ -1059,7 +1251,9 @@ export interface components {
             id: string;
             eventId: string;
             /** @enum {string} */
-            eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+            eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
+            /** @description The endpoint it goes to (`we_…`). */
+            endpointId: string;
             /** @enum {string} */
             status: "pending" | "delivering" | "delivered" | "failed";
             url: string;
@@ -1075,7 +1269,7 @@ export interface components {
             event: {
                 id: string;
                 /** @enum {string} */
-                type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+                type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
                 /** Format: date-time */
                 createdAt: string;
                 data: {
@@ -1099,6 +1293,39 @@ export interface components {
                 alg: "EdDSA";
                 /** @description The same public key in Standard Webhooks form: `whpk_` + base64 of its 32 bytes. */
                 whpk: string;
+            }[];
+        };
+        EventWithDeliveries: {
+            /** @description `evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened. */
+            id: string;
+            /** @enum {string} */
+            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The `data` of the webhook body: the payment, invoice, … it is about. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description One per endpoint it was sent to, oldest first. */
+            deliveries: {
+                id: string;
+                eventId: string;
+                /** @enum {string} */
+                eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
+                /** @description The endpoint it goes to (`we_…`). */
+                endpointId: string;
+                /** @enum {string} */
+                status: "pending" | "delivering" | "delivered" | "failed";
+                url: string;
+                attemptCount: number;
+                lastStatusCode: number | null;
+                lastError: string | null;
+                /** Format: date-time */
+                nextAttemptAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
             }[];
         };
         Reconciliation: {
@@ -1794,7 +2021,7 @@ export interface operations {
                     website?: string | null;
                     /** Format: uri */
                     webhookUrl?: string | null;
-                    webhookEvents?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided")[];
+                    webhookEvents?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
                     /** @description Plain text shown on every invoice's checkout page (how to pay: bank details, a wallet address); `null` clears it. */
                     paymentInstructions?: string | null;
                 };
@@ -4190,12 +4417,154 @@ export interface operations {
             };
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description One or more statuses (repeat the parameter, or separate with commas). */
+                status?: ("pending" | "delivering" | "delivered" | "failed")[];
+                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+                endpointId?: string;
+                /** @description The deliveries of one event. */
+                eventId?: string;
+                /** @description Deliveries created at or after this time. */
+                since?: string;
+                /** @description Deliveries created before this time. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_01jd4q9x7m3k8r2c5v6b0n1t4e",
+                     *           "eventId": "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
+                     *           "eventType": "payment.confirmed",
+                     *           "endpointId": "we_01jd4q9x7m3k8r2c5v6b0n1t4e",
+                     *           "status": "failed",
+                     *           "url": "https://shop.example/webhooks",
+                     *           "attemptCount": 10,
+                     *           "lastStatusCode": 503,
+                     *           "lastError": "The endpoint answered HTTP 503.",
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2026-11-19T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-22T09:14:02.311Z",
+                     *           "event": {
+                     *             "id": "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
+                     *             "type": "payment.confirmed",
+                     *             "createdAt": "2026-11-19T09:00:00.000Z",
+                     *             "data": {
+                     *               "id": "pay_01jd4q9x7m3k8r2c5v6b0n1t4e",
+                     *               "amount": "19.99",
+                     *               "currency": "EUR",
+                     *               "status": "confirmed"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_cursor`: Invalid cursor; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listFailedWebhookDeliveries: {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
-                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided")[];
+                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
                 /** @description Deliveries created at or after this time. */
                 since?: string;
                 /** @description Deliveries created before this time. */
@@ -4221,6 +4590,7 @@ export interface operations {
                      *           "id": "whd_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *           "eventId": "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *           "eventType": "payment.confirmed",
+                     *           "endpointId": "we_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *           "status": "failed",
                      *           "url": "https://shop.example/webhooks",
                      *           "attemptCount": 10,
@@ -4353,7 +4723,7 @@ export interface operations {
                     since?: string;
                     /** Format: date-time */
                     until?: string;
-                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided")[];
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
                     /**
                      * @description Only count what would be re-queued.
                      * @default false
@@ -4549,6 +4919,7 @@ export interface operations {
                      *       "id": "whd_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "eventId": "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "eventType": "payment.confirmed",
+                     *       "endpointId": "we_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "status": "failed",
                      *       "url": "https://shop.example/webhooks",
                      *       "attemptCount": 10,
@@ -4600,7 +4971,9 @@ export interface operations {
                         id: string;
                         eventId: string;
                         /** @enum {string} */
-                        eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+                        eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
+                        /** @description The endpoint it goes to (`we_…`). */
+                        endpointId: string;
                         /** @enum {string} */
                         status: "pending" | "delivering" | "delivered" | "failed";
                         url: string;
@@ -4616,7 +4989,7 @@ export interface operations {
                         event: {
                             id: string;
                             /** @enum {string} */
-                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
                             /** Format: date-time */
                             createdAt: string;
                             data: {
@@ -4649,7 +5022,7 @@ export interface operations {
                         }[];
                         payload: {
                             /** @enum {string} */
-                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided";
+                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
                             /** Format: date-time */
                             timestamp: string;
                             data: {
@@ -4773,6 +5146,7 @@ export interface operations {
                      *       "id": "whd_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "eventId": "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "eventType": "payment.confirmed",
+                     *       "endpointId": "we_01jd4q9x7m3k8r2c5v6b0n1t4e",
                      *       "status": "pending",
                      *       "url": "https://shop.example/webhooks",
                      *       "attemptCount": 10,
@@ -4928,8 +5302,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Defaults to the merchant's configured webhook URL. */
+                    /** @description Defaults to the endpoint's URL. */
                     url?: string;
+                    /** @description The endpoint whose secret signs the test (and whose URL it goes to unless `url` is given); defaults to the default endpoint. */
+                    endpointId?: string;
                     /**
                      * @description Only check whether the URL is usable; send nothing.
                      * @default false
@@ -5320,6 +5696,1450 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSigningKeys"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+                     *           "url": "https://shop.example.com/hooks/payments",
+                     *           "description": "Order fulfilment",
+                     *           "eventTypes": [
+                     *             "invoice.paid",
+                     *             "payment.confirmed"
+                     *           ],
+                     *           "status": "enabled",
+                     *           "disabledReason": null,
+                     *           "isDefault": false,
+                     *           "createdAt": "2026-11-22T12:00:00.000Z",
+                     *           "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/hooks/payments",
+                 *       "description": "Order fulfilment",
+                 *       "eventTypes": [
+                 *         "invoice.paid",
+                 *         "payment.confirmed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    description?: string | null;
+                    /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret (shown once). */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+                     *         "url": "https://shop.example.com/hooks/payments",
+                     *         "description": "Order fulfilment",
+                     *         "eventTypes": [
+                     *           "invoice.paid",
+                     *           "payment.confirmed"
+                     *         ],
+                     *         "status": "enabled",
+                     *         "disabledReason": null,
+                     *         "isDefault": false,
+                     *         "createdAt": "2026-11-22T12:00:00.000Z",
+                     *         "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *       },
+                     *       "secret": "whsec_MvRzcr4AflParREFFxgvtlo9XHHaYSilAHPYHSZUjz0="
+                     *     }
+                     */
+                    "application/json": {
+                        endpoint: components["schemas"]["WebhookEndpoint"];
+                        /** @description The endpoint's signing secret (`whsec_…`), shown this once. */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `too_many_endpoints`: Too many endpoints */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "too_many_endpoints";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused; `webhook_url_rejected`: Webhook URL rejected */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "webhook_url_rejected";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "description": "Order fulfilment",
+                     *       "eventTypes": [
+                     *         "invoice.paid",
+                     *         "payment.confirmed"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabledReason": null,
+                     *       "isDefault": false,
+                     *       "createdAt": "2026-11-22T12:00:00.000Z",
+                     *       "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    url?: string;
+                    description?: string | null;
+                    /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+                    /** @description false disables it (reason `manual`); true enables it and sends what waited. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "description": "Order fulfilment",
+                     *       "eventTypes": [
+                     *         "invoice.paid",
+                     *         "payment.confirmed"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabledReason": null,
+                     *       "isDefault": false,
+                     *       "createdAt": "2026-11-22T12:00:00.000Z",
+                     *       "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `webhook_url_rejected`: Webhook URL rejected */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "webhook_url_rejected";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `default_endpoint`: Default endpoint */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "default_endpoint";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_MvRzcr4AflParREFFxgvtlo9XHHaYSilAHPYHSZUjz0=",
+                     *       "previousSecretExpiresAt": "2026-11-22T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The new secret, shown this once. */
+                        secret: string;
+                        /**
+                         * Format: date-time
+                         * @description Until then deliveries carry signatures with both secrets.
+                         */
+                        previousSecretExpiresAt: string;
+                    };
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    recoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-22T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Events created at or after this time.
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Events created before this time (default: now).
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 42
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Deliveries queued. */
+                        count: number;
+                    };
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `webhook_url_missing`: No webhook URL configured */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "webhook_url_missing";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id: only later events are sent. */
+                after?: string;
+                /** @description How long to hold the stream open (0–300 s, default 300); 0 sends the events so far and ends. Reconnect with Last-Event-ID to go on. */
+                seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: evt_01jd7z9k2q3r4s5t6v7w8x9y1a
+                     *     event: invoice.created
+                     *     data: {"id":"evt_01jd7z9k2q3r4s5t6v7w8x9y1a","type":"invoice.created","createdAt":"2026-11-22T12:00:00.000Z","data":{"id":"inv_01jd7z9e4f5g6h7j8k9m0n1p2q","orderId":"order-1042","amount":"19.99","currency":"EUR","amountPaid":"0.00","amountPending":"0.00","amountRemaining":"19.99","status":"open","statusDetail":null,"description":"2 × Ethiopia Guji, 250 g","metadata":{"channel":"web"},"checkoutUrl":"https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q","returnUrl":"https://acme.example/orders/1042","expiresAt":"2026-11-22T13:00:00.000Z","paidAt":null,"expiredAt":null,"voidedAt":null,"createdAt":"2026-11-22T11:58:00.000Z","updatedAt":"2026-11-22T11:58:00.000Z"}}
+                     *
+                     *     : heartbeat
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description An event type (`invoice.paid`) or a prefix with `.*` (`invoice.*`). */
+                type?: string;
+                /** @description Events created at or after this time. */
+                since?: string;
+                /** @description Events created before this time. */
+                until?: string;
+                /** @description Events about this payment, invoice, endpoint, … */
+                subjectId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_01jd7z9k2q3r4s5t6v7w8x9y1a",
+                     *           "type": "payment.confirmed",
+                     *           "createdAt": "2026-11-22T12:00:00.000Z",
+                     *           "data": {
+                     *             "id": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *             "externalId": "pi_3QdXk2Lz8V1aB4cD",
+                     *             "amount": "19.99",
+                     *             "currency": "EUR",
+                     *             "status": "confirmed",
+                     *             "reference": "order-1042",
+                     *             "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *             "method": "card",
+                     *             "network": null,
+                     *             "metadata": {
+                     *               "orderId": "1042",
+                     *               "channel": "web"
+                     *             },
+                     *             "occurredAt": "2026-11-22T11:59:58.000Z",
+                     *             "confirmedAt": "2026-11-22T12:00:00.000Z",
+                     *             "failedAt": null,
+                     *             "reconciledAt": null,
+                     *             "createdAt": "2026-11-22T12:00:00.000Z",
+                     *             "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_cursor`: Invalid cursor; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01jd7z9k2q3r4s5t6v7w8x9y1a",
+                     *       "type": "payment.confirmed",
+                     *       "createdAt": "2026-11-22T12:00:00.000Z",
+                     *       "data": {
+                     *         "id": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *         "externalId": "pi_3QdXk2Lz8V1aB4cD",
+                     *         "amount": "19.99",
+                     *         "currency": "EUR",
+                     *         "status": "confirmed",
+                     *         "reference": "order-1042",
+                     *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *         "method": "card",
+                     *         "network": null,
+                     *         "metadata": {
+                     *           "orderId": "1042",
+                     *           "channel": "web"
+                     *         },
+                     *         "occurredAt": "2026-11-22T11:59:58.000Z",
+                     *         "confirmedAt": "2026-11-22T12:00:00.000Z",
+                     *         "failedAt": null,
+                     *         "reconciledAt": null,
+                     *         "createdAt": "2026-11-22T12:00:00.000Z",
+                     *         "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *       },
+                     *       "deliveries": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventWithDeliveries"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
                 };
             };
             /** @description `rate_limited`: Too many requests */
@@ -5941,112 +7761,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused";
-                    };
-                };
-            };
-            /** @description `rate_limited`: Too many requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait before trying again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
-                };
-            };
-            /** @description `internal_error`: Internal server error */
-            500: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description `service_unavailable`: Service unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait before trying again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    streamEvents: {
-        parameters: {
-            query?: {
-                /** @description Resume after this event id: only later events are sent. */
-                after?: string;
-                /** @description How long to hold the stream open (0–300 s, default 300); 0 sends the events so far and ends. Reconnect with Last-Event-ID to go on. */
-                seconds?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The event stream. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example retry: 1000
-                     *
-                     *     id: evt_01jd7z9k2q3r4s5t6v7w8x9y1a
-                     *     event: invoice.created
-                     *     data: {"id":"evt_01jd7z9k2q3r4s5t6v7w8x9y1a","type":"invoice.created","createdAt":"2026-11-22T12:00:00.000Z","data":{"id":"inv_01jd7z9e4f5g6h7j8k9m0n1p2q","orderId":"order-1042","amount":"19.99","currency":"EUR","amountPaid":"0.00","amountPending":"0.00","amountRemaining":"19.99","status":"open","statusDetail":null,"description":"2 × Ethiopia Guji, 250 g","metadata":{"channel":"web"},"checkoutUrl":"https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q","returnUrl":"https://acme.example/orders/1042","expiresAt":"2026-11-22T13:00:00.000Z","paidAt":null,"expiredAt":null,"voidedAt":null,"createdAt":"2026-11-22T11:58:00.000Z","updatedAt":"2026-11-22T11:58:00.000Z"}}
-                     *
-                     *     : heartbeat
-                     */
-                    "text/event-stream": string;
-                };
-            };
-            /** @description `validation_failed`: Validation failed */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
-                };
-            };
-            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
-                    "www-authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "invalid_api_key" | "unauthenticated";
                     };
                 };
             };
@@ -6959,6 +8673,78 @@ export interface operations {
                      */
                     timestamp: string;
                     data: components["schemas"]["Invoice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.webhook.endpoint_disabled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.endpoint_disabled",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "endpoint": {
+                 *           "id": "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+                 *           "url": "https://shop.example.com/hooks/payments",
+                 *           "description": "Order fulfilment",
+                 *           "eventTypes": [
+                 *             "invoice.paid",
+                 *             "payment.confirmed"
+                 *           ],
+                 *           "status": "disabled",
+                 *           "disabledReason": "gone",
+                 *           "isDefault": false,
+                 *           "createdAt": "2026-11-22T12:00:00.000Z",
+                 *           "updatedAt": "2026-11-22T12:00:00.000Z"
+                 *         },
+                 *         "reason": "gone"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "webhook.endpoint_disabled";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: {
+                        endpoint: components["schemas"]["WebhookEndpoint"];
+                        /** @enum {string} */
+                        reason: "failing" | "gone";
+                    };
                 };
             };
         };

@@ -16,5 +16,6 @@ export const eventTypes = [
   "invoice.paid",
   "invoice.expired",
   "invoice.voided",
+  "webhook.endpoint_disabled",
 ] as const;
 export type EventType = (typeof eventTypes)[number];

@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   request: "req",
   reconciliation: "rec",
   invoice: "inv",
+  webhookEndpoint: "we",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

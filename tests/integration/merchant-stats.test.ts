@@ -7,6 +7,7 @@ import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
+import { defaultEndpointId } from "./webhooks/seed";
 
 let runtime: TestRuntime;
 let api: TestClient;
@@ -37,7 +38,16 @@ async function insertDelivery(merchantId: string, status: DeliveryStatus, day = 
   await runtime.database.db.insert(events).values({ id: eventId, merchantId, type: "payment.confirmed", data: {}, createdAt: at(day) });
   await runtime.database.db
     .insert(webhookDeliveries)
-    .values({ id: newId("delivery"), merchantId, eventId, url: "https://hooks.example", status, createdAt: at(day), updatedAt: at(day) });
+    .values({
+      id: newId("delivery"),
+      merchantId,
+      eventId,
+      endpointId: await defaultEndpointId(runtime.database.db, merchantId),
+      url: "https://hooks.example",
+      status,
+      createdAt: at(day),
+      updatedAt: at(day),
+    });
 }
 
 beforeAll(async () => {

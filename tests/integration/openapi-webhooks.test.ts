@@ -15,7 +15,10 @@ import {
 import { eventBodySchema } from "../../src/server/openapi/webhooks";
 import { createServiceContext } from "../../src/server/services/create-context";
 import { expireDueInvoices } from "../../src/server/services/invoices/expire-due";
+import { openApiDocument } from "../../src/server/http/routes";
 import { webhookBody } from "../../src/server/webhooks/payload";
+import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
@@ -30,7 +33,8 @@ beforeAll(async () => {
   runtime = await createTestRuntime();
   api = testClient(runtime);
   merchant = await registerTestMerchant(api);
-  receiver = createServer((_request, response) => response.writeHead(204).end());
+  // `/gone` answers 410 Gone, which disables the endpoint (webhook.endpoint_disabled).
+  receiver = createServer((request, response) => response.writeHead(request.url === "/gone" ? 410 : 204).end());
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
@@ -85,6 +89,11 @@ const producers: Record<EventType, () => Promise<unknown>> = {
     const invoice = await createInvoice();
     await api.post(`/invoice/${invoice.id}/void`, { key: merchant.apiKey });
   },
+  "webhook.endpoint_disabled": async () => {
+    await api.post("/webhook/endpoint", { key: merchant.apiKey, body: { url: receiverUrl.replace(/\/hook$/, "/gone") } });
+    await confirm({ externalId: "tx-to-gone" });
+    await deliverDueNow(deliveryDepsFor(runtime));
+  },
 };
 
 // The documented payloads are declared beside the code that emits them, not derived from it: this holds the
@@ -99,6 +108,10 @@ describe("webhook payloads match the OpenAPI document", () => {
       const result = eventBodySchema(type).safeParse(body);
       expect(result.success ? [] : result.error.issues, JSON.stringify(body)).toEqual([]);
     }
+  });
+
+  it("the OpenAPI document's webhooks describe every event type, and nothing else", () => {
+    expect(Object.keys(openApiDocument().webhooks ?? {}).sort()).toEqual([...eventTypes].sort());
   });
 
   it("the documented signature example verifies with the documented secret (standardwebhooks)", () => {

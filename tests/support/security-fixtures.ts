@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { merchants } from "../../src/server/db/schema";
+import { and } from "drizzle-orm";
+import { merchants, webhookEndpoints } from "../../src/server/db/schema";
 import { generateKeyPair, publicJwk } from "./key-fixtures";
 import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
@@ -20,6 +21,16 @@ async function createInvoice({ api }: SecurityContext, apiKey: string): Promise<
 /** Retries need a webhook URL to go to (409 `webhook_url_missing` otherwise); the suite's merchants have none. */
 async function giveWebhookUrl({ runtime }: SecurityContext, merchantId: string) {
   await runtime.database.db.update(merchants).set({ webhookUrl: "https://hooks.example.com/in" }).where(eq(merchants.id, merchantId));
+  await runtime.database.db
+    .update(webhookEndpoints)
+    .set({ url: "https://hooks.example.com/in" })
+    .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.isDefault, true)));
+}
+
+/** Adds a webhook endpoint through the API with that merchant's key; its id. */
+async function createEndpoint({ api }: SecurityContext, apiKey: string): Promise<string> {
+  const created = await api.post("/webhook/endpoint", { key: apiKey, body: { url: "https://hooks.example.com/second" } });
+  return created.body.endpoint.id;
 }
 
 const publishableKey = () => ({ jwk: publicJwk(generateKeyPair("Ed25519").publicKey), use: "sig" });
@@ -145,6 +156,61 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "POST /webhook/verify": {
     kind: "action",
     request: () => ({ path: "/webhook/verify", body: { payload: "{}", headers: {} } }),
+  },
+  "POST /webhook/endpoint": {
+    kind: "action",
+    request: () => ({ path: "/webhook/endpoint", body: { url: "https://hooks.example.com/added" } }),
+  },
+  "GET /webhook/endpoint": {
+    kind: "list",
+    seed: (ctx, merchant, mode) => createEndpoint(ctx, keyOf(ctx, merchant, mode)),
+    request: () => ({ path: "/webhook/endpoint" }),
+  },
+  "GET /webhook/endpoint/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}` }),
+  },
+  "PUT /webhook/endpoint/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}`, body: { description: "changed" } }),
+  },
+  "DELETE /webhook/endpoint/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}` }),
+  },
+  "POST /webhook/endpoint/{id}/rotate-secret": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}/rotate-secret` }),
+  },
+  "POST /webhook/endpoint/{id}/recover": {
+    kind: "resource",
+    request: async (ctx) => ({
+      path: `/webhook/endpoint/${await createEndpoint(ctx, ctx.owner.apiKey)}/recover`,
+      body: { since: "2026-01-01T00:00:00Z" },
+    }),
+  },
+  "GET /event": {
+    kind: "list",
+    seed: async (ctx, merchant, mode) => {
+      const key = keyOf(ctx, merchant, mode);
+      const payment = await createPayment(ctx, key);
+      const events = await ctx.api.get("/event", { key, query: { subjectId: payment } });
+      return events.body.data[0].id;
+    },
+    request: () => ({ path: "/event" }),
+  },
+  "GET /event/{id}": {
+    kind: "resource",
+    request: async (ctx) => {
+      const payment = await createPayment(ctx, ctx.owner.apiKey);
+      const events = await ctx.api.get("/event", { key: ctx.owner.apiKey, query: { subjectId: payment } });
+      return { path: `/event/${events.body.data[0].id}` };
+    },
+  },
+  "GET /webhook/delivery": {
+    kind: "list",
+    seed: ({ runtime }, merchant, mode) => seedFailedDelivery(runtime.database.db, merchant.merchant.id, { livemode: mode === "live" }),
+    request: () => ({ path: "/webhook/delivery" }),
   },
   "POST /reconciliation": {
     kind: "action",

@@ -14,6 +14,7 @@ export const EXAMPLE_IDS = {
   apiKey: "key_01jd7z8x0m4e5t6y7v8w9a0b1d",
   request: "req_01jd7zb5c6d7e8f9g0h1j2k3m4",
   invoice: "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+  webhookEndpoint: "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
 };
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
@@ -106,4 +107,16 @@ export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9
 
 /** A `payment.confirmed` webhook body, and its Standard Webhooks signature with EXAMPLE_WEBHOOK_SECRET (a test verifies it). */
 export const EXAMPLE_EVENT_BODY = JSON.stringify({ type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT });
-export const EXAMPLE_SIGNATURE = "v1,t2ySGY0NruLgTTS/4RHeSPd4PLs8hygzXZanc+oSiWM=";
+export const EXAMPLE_SIGNATURE = "v1,n7SH1gBB47IjdEciiVoTtbeFbm3mc6UNvgZn3d4Ro1o=";
+
+export const EXAMPLE_ENDPOINT = {
+  id: EXAMPLE_IDS.webhookEndpoint,
+  url: "https://shop.example.com/hooks/payments",
+  description: "Order fulfilment",
+  eventTypes: ["invoice.paid", "payment.confirmed"],
+  status: "enabled" as "enabled" | "disabled",
+  disabledReason: null as "manual" | "failing" | "gone" | null,
+  isDefault: false,
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};

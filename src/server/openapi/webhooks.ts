@@ -3,7 +3,9 @@ import { eventTypes, type EventType } from "@/lib/event-types";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
 import { invoiceSchema } from "@/server/services/invoices/schemas";
 import { paymentSchema } from "@/server/services/payments/schemas";
+import { endpointSchema } from "@/server/services/webhook-endpoints/schemas";
 import {
+  EXAMPLE_ENDPOINT,
   EXAMPLE_IDS,
   EXAMPLE_INVOICE,
   EXAMPLE_JWK,
@@ -137,6 +139,14 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
     description: "Sent when `POST /invoice/{id}/void` (or support staff, `marked`) voids an open or expired invoice. `data` is the Invoice.",
     data: invoiceSchema,
     example: { ...EXAMPLE_OPEN_INVOICE, status: "void", voidedAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME },
+  },
+  "webhook.endpoint_disabled": {
+    summary: "One of your webhook endpoints was disabled",
+    description:
+      "Sent to your other endpoints when one answered `410 Gone` (`reason: gone`) or failed every attempt for " +
+      "`WEBHOOK_DISABLE_AFTER` (5 days by default; `reason: failing`). Its deliveries wait; enabling it again sends them.",
+    data: z.object({ endpoint: endpointSchema, reason: z.enum(["failing", "gone"]) }),
+    example: { endpoint: { ...EXAMPLE_ENDPOINT, status: "disabled", disabledReason: "gone" }, reason: "gone" },
   },
 };
 

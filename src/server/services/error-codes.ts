@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   order_id_taken: { status: 409, title: "Order id taken" },
   delivery_not_failed: { status: 409, title: "Delivery is not failed" },
   webhook_url_missing: { status: 409, title: "No webhook URL configured" },
+  default_endpoint: { status: 409, title: "Default endpoint" },
+  too_many_endpoints: { status: 409, title: "Too many endpoints" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
   api_key_inactive: { status: 409, title: "API key revoked or already rolled" },
   reconciliation_line_without_payment: { status: 409, title: "Reconciliation line names no payment" },

@@ -5,6 +5,7 @@ import { invoicesRouter } from "./routers/invoices";
 import { merchantsRouter } from "./routers/merchants";
 import { paymentsRouter } from "./routers/payments";
 import { webhooksRouter } from "./routers/webhooks";
+import { webhookEndpointsRouter } from "./routers/webhook-endpoints";
 import { accountRouter } from "./routers/account";
 import { deliveriesRouter } from "./routers/deliveries";
 import { eventsRouter } from "./routers/events";
@@ -20,6 +21,7 @@ export const appRouter = createRouter({
   payments: paymentsRouter,
   invoices: invoicesRouter,
   webhooks: webhooksRouter,
+  webhookEndpoints: webhookEndpointsRouter,
   account: accountRouter,
   staff: staffRouter,
   events: eventsRouter,

@@ -27,30 +27,32 @@ export interface DeliveryDeps {
   random?: () => number;
   /** The endpoint breaker's threshold and cool-down (breaker.ts); tests shorten them. */
   breaker?: BreakerOptions;
+  /** How long an endpoint may fail every attempt before it is disabled (health.ts). */
+  disableAfterMs?: number;
   /** Keep-alive connections to reuse (the worker's); without one, every attempt opens its own. */
   agents?: AgentPool;
   /** Records attempts (the worker's batches them); without one, the attempt is recorded on its own. */
   recorder?: AttemptRecorder;
 }
 
-/** A claimed delivery with what its request is made of: the event, and the merchant's signing secrets. */
+/** A claimed delivery with what its request is made of: the event, and its endpoint's signing secrets. */
 export interface LoadedDelivery extends Claim {
   /** Plaintext, current first; never logged. */
   secrets: string[];
 }
 
 /**
- * Adds the merchant's signing secrets to claimed deliveries, one query for any number of them. Read after the
- * claim, so a rotation committed before it is what the attempt signs with. A delivery whose merchant has no
+ * Adds the endpoints' signing secrets to claimed deliveries, one query for any number of them. Read after the
+ * claim, so a rotation committed before it is what the attempt signs with. A delivery whose endpoint has no
  * secret cannot be sent: it is left out (logged), and its lease runs out.
  */
 export async function withSigningSecrets(deps: Pick<DeliveryDeps, "db" | "log" | "now" | "authSecret">, claims: readonly Claim[]): Promise<LoadedDelivery[]> {
   if (claims.length === 0) return [];
-  const secrets = await loadSigningSecretsOf(deps.db, { merchantIds: claims.map(({ delivery }) => delivery.merchantId), now: deps.now(), authSecret: deps.authSecret });
+  const secrets = await loadSigningSecretsOf(deps.db, { endpointIds: claims.map(({ delivery }) => delivery.endpointId), now: deps.now(), authSecret: deps.authSecret });
   return claims.flatMap((claim) => {
-    const merchantSecrets = secrets.get(claim.delivery.merchantId) ?? [];
-    if (merchantSecrets.length > 0) return [{ ...claim, secrets: merchantSecrets }];
-    deps.log.error({ deliveryId: claim.delivery.id }, "webhook delivery cannot be signed: its merchant has no secret");
+    const endpointSecrets = secrets.get(claim.delivery.endpointId) ?? [];
+    if (endpointSecrets.length > 0) return [{ ...claim, secrets: endpointSecrets }];
+    deps.log.error({ deliveryId: claim.delivery.id }, "webhook delivery cannot be signed: its endpoint has no secret");
     return [];
   });
 }

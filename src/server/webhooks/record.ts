@@ -7,6 +7,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { BREAKER_DEFAULTS, isEndpointFailure, recordEndpointOutcomes, type BreakerOptions } from "./breaker";
 import type { ClaimedDelivery } from "./claim";
 import { endpointKeyOf } from "./endpoint-key";
+import { DEFAULT_DISABLE_AFTER_MS, recordEndpointHealth } from "./health";
 import type { AttemptOutcome } from "./http-sender";
 import { honoursRetryAfter, nextRetryDelay, parseRetryAfter } from "./schedule";
 
@@ -19,6 +20,8 @@ export interface RecorderDeps {
   schedule: readonly number[];
   random?: () => number;
   breaker?: BreakerOptions;
+  /** How long an endpoint may fail every attempt before it is disabled (health.ts). */
+  disableAfterMs?: number;
 }
 
 export interface AttemptRecorder {
@@ -125,6 +128,11 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
           counting: delivery.breakerCounting !== false,
         })),
         { now, options: deps.breaker ?? BREAKER_DEFAULTS },
+      );
+      await recordEndpointHealth(
+        tx,
+        counted.map(({ delivery, outcome }) => ({ endpointId: delivery.endpointId, outcome })),
+        { now, disableAfterMs: deps.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS },
       );
     }
     return updates.map((rows) => rows.length > 0);

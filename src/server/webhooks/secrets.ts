@@ -7,41 +7,41 @@ import type { Executor } from "@/server/db/types";
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The merchant's signing secrets in plaintext, current first, then the previous one while it is inside its
+ * An endpoint's signing secrets in plaintext, current first, then the previous one while it is inside its
  * rotation window. Callers use them to sign or verify and drop them: never log or return them.
  */
 export async function loadSigningSecrets(
   db: Executor,
-  input: { merchantId: string; now: Date; authSecret: string },
+  input: { endpointId: string; now: Date; authSecret: string },
 ): Promise<string[]> {
-  const secrets = await loadSigningSecretsOf(db, { merchantIds: [input.merchantId], now: input.now, authSecret: input.authSecret });
-  return secrets.get(input.merchantId) ?? [];
+  const secrets = await loadSigningSecretsOf(db, { endpointIds: [input.endpointId], now: input.now, authSecret: input.authSecret });
+  return secrets.get(input.endpointId) ?? [];
 }
 
-/** `loadSigningSecrets` for several merchants in one query (the worker's claimed batch), by merchant id. */
+/** `loadSigningSecrets` for several endpoints in one query (the worker's claimed batch), by endpoint id. */
 export async function loadSigningSecretsOf(
   db: Executor,
-  input: { merchantIds: readonly string[]; now: Date; authSecret: string },
+  input: { endpointIds: readonly string[]; now: Date; authSecret: string },
 ): Promise<Map<string, string[]>> {
   const rows = await db
-    .select({ merchantId: webhookSecrets.merchantId, ciphertext: webhookSecrets.secretCiphertext, expiresAt: webhookSecrets.expiresAt })
+    .select({ endpointId: webhookSecrets.endpointId, ciphertext: webhookSecrets.secretCiphertext, expiresAt: webhookSecrets.expiresAt })
     .from(webhookSecrets)
     .where(
       and(
-        inArray(webhookSecrets.merchantId, [...new Set(input.merchantIds)]),
+        inArray(webhookSecrets.endpointId, [...new Set(input.endpointIds)]),
         or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, input.now)),
       ),
     )
     .orderBy(desc(webhookSecrets.createdAt), desc(webhookSecrets.id));
   // Current (no expiry) first, whatever the clock says about creation order.
   rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
-  const byMerchant = new Map<string, string[]>();
+  const byEndpoint = new Map<string, string[]>();
   for (const row of rows) {
-    const secrets = byMerchant.get(row.merchantId) ?? [];
+    const secrets = byEndpoint.get(row.endpointId) ?? [];
     secrets.push(...openSigningSecrets([row.ciphertext], input.authSecret));
-    byMerchant.set(row.merchantId, secrets);
+    byEndpoint.set(row.endpointId, secrets);
   }
-  return byMerchant;
+  return byEndpoint;
 }
 
 /*

@@ -1,6 +1,7 @@
 import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
 import type { Runtime } from "@/server/runtime";
 import type { DeliveryDeps } from "./attempt";
+import { startEventPruner } from "./event-pruner";
 import { startWebhookWorker, WORKER_DEFAULTS, type WebhookWorker, type WorkerOptions } from "./worker";
 
 /** The delivery dependencies of a runtime: its database, logger, clock and webhook configuration. */
@@ -13,6 +14,7 @@ export function deliveryDepsFor(runtime: Runtime, overrides: Partial<DeliveryDep
     allowPrivateTargets: runtime.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     authSecret: runtime.env.AUTH_SECRET,
     signingKeys: runtime.env.WEBHOOK_SIGNING_KEY,
+    disableAfterMs: runtime.env.WEBHOOK_DISABLE_AFTER,
     ...overrides,
   };
 }
@@ -33,4 +35,6 @@ export function startBackgroundWork(runtime: Runtime): void {
   if (runtime.env.WEBHOOK_WORKER === "inline") startWorkerFor(runtime);
   // Invoice expiry follows the worker setting: web processes sweep when they run the worker inline.
   if (runtime.env.WEBHOOK_WORKER === "inline") startExpirySweeper(runtime);
+  // So does event retention (docs/webhooks.md, "Event log").
+  if (runtime.env.WEBHOOK_WORKER === "inline") startEventPruner(runtime);
 }

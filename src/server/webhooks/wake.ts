@@ -1,6 +1,6 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import { webhookEndpointBreakers } from "@/server/db/schema";
+import { webhookEndpointBreakers, webhookEndpoints } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 
 /**
@@ -17,13 +17,18 @@ export async function notifyDeliveriesDue(tx: Executor): Promise<void> {
 
 /**
  * A manual retry is attempted at once (docs/webhooks.md): wake the workers at commit and, should the merchant's
- * endpoint breaker be open, let it probe now instead of after its cool-down (the retry is usually the merchant
+ * endpoints' breakers be open, let it probe now instead of after its cool-down (the retry is usually the merchant
  * saying the endpoint is fixed).
  */
 export async function wakeForManualRetry(tx: Executor, input: { merchantId: string; now: Date }): Promise<void> {
   await tx
     .update(webhookEndpointBreakers)
     .set({ openUntil: input.now, updatedAt: input.now })
-    .where(and(eq(webhookEndpointBreakers.merchantId, input.merchantId), gt(webhookEndpointBreakers.openUntil, input.now)));
+    .where(
+      and(
+        inArray(webhookEndpointBreakers.endpointId, tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, input.merchantId))),
+        gt(webhookEndpointBreakers.openUntil, input.now),
+      ),
+    );
   await notifyDeliveriesDue(tx);
 }

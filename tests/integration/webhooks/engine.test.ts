@@ -128,14 +128,15 @@ describe("webhook delivery engine", () => {
   });
 
   it("marks a delivery failed once the schedule is exhausted", async () => {
-    receiver.respond = (_request, response) => response.writeHead(410).end();
+    // 404, not 410: a 410 Gone disables the endpoint (endpoint-recover-health.test.ts), this is about the schedule.
+    receiver.respond = (_request, response) => response.writeHead(404).end();
     const { deliveryId } = await emit();
     for (let i = 0; i < 3; i++) {
       await deliverDueNow(deps());
       runtime.advanceTime(2 * MINUTE);
     }
     const row = await delivery(deliveryId);
-    expect(row).toMatchObject({ status: "failed", attemptCount: 3, lastStatusCode: 410, nextAttemptAt: null });
+    expect(row).toMatchObject({ status: "failed", attemptCount: 3, lastStatusCode: 404, nextAttemptAt: null });
     expect(row.failedAt).toBeInstanceOf(Date);
     expect(await deliverDueNow(deps())).toBe(0);
     expect(receiver.received).toHaveLength(3);

@@ -3,7 +3,6 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReceiver, HandledEvents, type WebhookEvent } from "../../../examples/webhook-receiver/receiver";
 import { emitEvent } from "../../../src/server/services/events/emit";
@@ -59,10 +58,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  await runtime.database.db.execute(
-    // The profile update endpoint belongs to another module; set the URL directly for this test.
-    sql`update merchants set webhook_url = ${url} where id = ${shop.merchant.id}`,
-  );
+  const updated = await api.put(`/merchant/${shop.merchant.id}`, { key: shop.apiKey, body: { webhookUrl: url } });
+  expect(updated.status).toBe(200);
 });
 
 afterAll(async () => {

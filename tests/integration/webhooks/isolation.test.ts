@@ -15,7 +15,7 @@ import { merchantContext } from "./context";
 import { refusingUrl, startHangingEndpoint, type HangingEndpoint } from "../../support/webhook-endpoints";
 import { startReceiver, type TestReceiver } from "./receiver";
 import { eventually } from "./processes";
-import { seedDueDeliveries } from "./seed";
+import { defaultEndpointId, seedDueDeliveries } from "./seed";
 
 /*
  * Delivery isolation (docs/webhooks.md, "Delivery isolation"): one merchant's hanging, slow, refusing or failing
@@ -118,11 +118,12 @@ describe("the endpoint breaker", () => {
       else response.writeHead(200).end("ok");
     };
     const shop = await merchantAt(receiver.url("/flaky"));
+    const endpointId = await defaultEndpointId(runtime.database.db, shop.merchant.id);
     const { deliveryIds } = await seedDueDeliveries(runtime.database.db, { merchantId: shop.merchant.id, url: shop.merchant.webhookUrl!, count: 10, now: runtime.now() });
     const toFlaky = () => receiver.received.filter((request) => request.path === "/flaky").length;
     const rows = () => runtime.database.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, deliveryIds));
     const breaker = async () =>
-      (await runtime.database.db.select().from(webhookEndpointBreakers).where(eq(webhookEndpointBreakers.merchantId, shop.merchant.id)))[0];
+      (await runtime.database.db.select().from(webhookEndpointBreakers).where(eq(webhookEndpointBreakers.endpointId, endpointId)))[0];
 
     await run({ perEndpoint: 1, pollIntervalMs: 20 }, { breaker: { failureThreshold: 3, cooldownMs: 700 }, schedule: [0] }, async () => {
       // Three failures in a row open it; nothing more is sent during the cool-down.

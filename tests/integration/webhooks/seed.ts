@@ -1,10 +1,17 @@
 import { newId } from "../../../src/lib/ids";
 import { events, webhookDeliveries } from "../../../src/server/db/schema";
 import type { Executor } from "../../../src/server/db/types";
+import { getDefaultEndpoint } from "../../../src/server/services/webhook-endpoints/fetch";
+
+/** The merchant's default endpoint's id: seeded deliveries go to it unless another is named. */
+export async function defaultEndpointId(db: Executor, merchantId: string): Promise<string> {
+  return (await getDefaultEndpoint(db, merchantId)).id;
+}
 
 /** Queues `count` payment.confirmed events with a due delivery each, in bulk (what emitEvent writes, many at once). */
-export async function seedDueDeliveries(db: Executor, input: { merchantId: string; url: string; count: number; now?: Date }) {
+export async function seedDueDeliveries(db: Executor, input: { merchantId: string; url: string; count: number; now?: Date; endpointId?: string }) {
   const now = input.now ?? new Date();
+  const endpointId = input.endpointId ?? (await defaultEndpointId(db, input.merchantId));
   const eventRows = Array.from({ length: input.count }, (_, n) => ({
     id: newId("event"),
     merchantId: input.merchantId,
@@ -16,6 +23,7 @@ export async function seedDueDeliveries(db: Executor, input: { merchantId: strin
     id: newId("delivery"),
     merchantId: input.merchantId,
     eventId: event.id,
+    endpointId,
     url: input.url,
     nextAttemptAt: now,
     createdAt: now,
@@ -39,6 +47,7 @@ export async function seedFailedDelivery(db: Executor, merchantId: string, { liv
     merchantId,
     livemode,
     eventId,
+    endpointId: await defaultEndpointId(db, merchantId),
     url: "https://hooks.example.com/in",
     status: "failed",
     attemptCount: 10,

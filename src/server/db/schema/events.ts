@@ -24,6 +24,8 @@ export const events = pgTable(
   (table) => [
     index("events_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt),
     index("events_subject_idx").on(table.subjectId),
+    // Retention: the worker prunes the oldest events in small batches (services/events/prune.ts).
+    index("events_created_idx").on(table.createdAt),
   ],
 );
 

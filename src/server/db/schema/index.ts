@@ -1,6 +1,7 @@
 export * from "./merchants";
 export * from "./users";
 export * from "./api-keys";
+export * from "./webhook-endpoints";
 export * from "./webhook-secrets";
 export * from "./payments";
 export * from "./events";

@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { events } from "./events";
 import { merchants } from "./merchants";
+import { webhookEndpoints } from "./webhook-endpoints";
 
 export const deliveryStatuses = ["pending", "delivering", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -25,6 +26,11 @@ export const webhookDeliveries = pgTable(
     eventId: text("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
+    /** The endpoint it goes to: the unit of delivery isolation (webhooks/endpoint-key.ts). */
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** Where it is sent: the endpoint's URL (kept in step with it while queued), or a test send's own URL. */
     url: text("url").notNull(),
     status: text("status", { enum: deliveryStatuses }).notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
@@ -48,7 +54,7 @@ export const webhookDeliveries = pgTable(
     // order, so rows due at the same instant (a bulk retry, a replay) are not all read and sorted to take a few.
     // Then expired leases.
     index("webhook_deliveries_endpoint_due_idx")
-      .on(table.merchantId, table.url, table.nextAttemptAt, table.id)
+      .on(table.endpointId, table.nextAttemptAt, table.id)
       .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_lease_idx")
       .on(table.leaseExpiresAt)
@@ -60,6 +66,8 @@ export const webhookDeliveries = pgTable(
       table.createdAt.desc(),
       table.id.desc(),
     ),
+    // The delivery log (GET webhook/delivery): every status, newest first.
+    index("webhook_deliveries_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc()),
     index("webhook_deliveries_event_idx").on(table.eventId),
   ],
 );

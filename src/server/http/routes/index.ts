@@ -10,6 +10,7 @@ import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
 import { testModeRoutes } from "./test-mode";
+import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
 
 /**
@@ -26,9 +27,10 @@ export const routes: readonly AnyRoute[] = [
   ...paymentRoutes,
   ...invoiceRoutes,
   ...webhookRoutes,
+  ...webhookEndpointRoutes,
+  ...eventRoutes,
   ...reconciliationRoutes,
   ...testModeRoutes,
-  ...eventRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

@@ -1,4 +1,5 @@
 import { getDelivery } from "@/server/services/webhooks/get";
+import { listDeliveries } from "@/server/services/webhooks/list";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { retryDelivery } from "@/server/services/webhooks/retry";
 import { retryFailedDeliveries } from "@/server/services/webhooks/retry-failed";
@@ -10,6 +11,7 @@ import {
   deliveryIdParams,
   deliveryListSchema,
   deliverySchema,
+  listDeliveriesInput,
   listFailedDeliveriesInput,
   retryCountSchema,
   retryFailedDeliveriesInput,
@@ -38,6 +40,23 @@ export const listFailedDeliveriesRoute = defineRoute({
   responses: { 200: { description: "A page of failed deliveries.", schema: deliveryListSchema, example: examples.failedList } },
   errors: ["invalid_cursor"],
   handler: async ({ ctx, query }) => ({ status: 200, body: await listFailedDeliveries({ ctx, input: query }) }),
+});
+
+// GET /api/v1/webhook/delivery – every delivery, whatever its status
+export const listDeliveriesRoute = defineRoute({
+  operationId: "listWebhookDeliveries",
+  method: "GET",
+  path: "/webhook/delivery",
+  summary: "List webhook deliveries",
+  description:
+    "Every delivery (pending, delivering, delivered, failed), newest first, cursor-paginated; filters `status` and " +
+    "`eventType` (repeatable), `endpointId`, `eventId`, `since` (inclusive), `until` (exclusive).",
+  tags,
+  auth: "api_key",
+  query: listDeliveriesInput,
+  responses: { 200: { description: "A page of deliveries.", schema: deliveryListSchema, example: examples.failedList } },
+  errors: ["invalid_cursor"],
+  handler: async ({ ctx, query }) => ({ status: 200, body: await listDeliveries({ ctx, input: query }) }),
 });
 
 // POST /api/v1/webhook/failed/retry – re-queue every failed delivery matching the filters
@@ -172,6 +191,7 @@ export const webhookSigningKeysRoute = defineRoute({
 });
 
 export const webhookRoutes = [
+  listDeliveriesRoute,
   listFailedDeliveriesRoute,
   retryFailedDeliveriesRoute,
   getDeliveryRoute,

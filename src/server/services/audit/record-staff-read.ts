@@ -17,6 +17,9 @@ export const STAFF_READ_ACTIONS = {
   reconciliations: "staff.reconciliations_viewed",
   invoices: "staff.invoices_viewed",
   invoice: "staff.invoice_viewed",
+  events: "staff.events_viewed",
+  event: "staff.event_viewed",
+  deliveries: "staff.deliveries_viewed",
   /** One payment opened from the search (the search itself is `payment.searched`, logged on every search). */
   payment: "payment.viewed",
   /** The System page: every merchant's failing and slow endpoints at once (no one merchant: `merchant_id` null). */

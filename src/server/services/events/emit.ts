@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { events, merchants, webhookDeliveries, type EventRow, type EventType } from "@/server/db/schema";
+import { events, webhookDeliveries, webhookEndpoints, type EventRow, type EventType } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
+import type { Executor } from "@/server/db/types";
 import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
 import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
+import { MAX_ENDPOINTS_PER_MERCHANT } from "../webhook-endpoints/limits";
 
 export interface EmitEventInput {
   type: EventType;
@@ -12,47 +14,68 @@ export interface EmitEventInput {
   data: Record<string, unknown>;
   /** The resource the event is about (payment id, …), for detail views. */
   subjectId?: string;
+  /** Leave this endpoint out (the endpoint a `webhook.endpoint_disabled` event is about). */
+  exceptEndpointId?: string;
   /** The event's mode: its subject's (a test payment's events are test events); else the context's. */
   livemode?: boolean;
 }
 
 /**
- * Records an event and, when the merchant has a webhook URL subscribed to its type, the pending delivery
- * (the transactional outbox). Call it with the context of the transaction that made the change: both rows
- * commit or roll back with it, and the webhook worker picks the delivery up from there.
+ * Records an event and one pending delivery per endpoint of the merchant that is enabled, has a URL and
+ * subscribes to the type (the transactional outbox, docs/webhooks.md "Endpoints"). Call it with the context of
+ * the transaction that made the change: every row commits or rolls back with it, and the webhook workers pick the
+ * deliveries up from there.
  *
  * One statement, on every hot write path (payment confirmation): the event is inserted in a CTE and the
- * delivery is inserted from the merchant's row only when its webhook settings ask for this type, where
- * the query builder would take three round trips (insert, read settings, insert). A delivery inserted also
- * notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts): it is attempted at once.
+ * deliveries from the merchant's endpoint rows, where the query builder would take three round trips. Delivery
+ * ids are made here (time-sortable ULIDs), one per possible endpoint, and handed out by the endpoints' order.
+ * A delivery inserted also notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts).
  *
- * Test events (docs/test-mode.md) are recorded like live ones, and go to test endpoints only: the profile's
- * webhook URL is a live endpoint, so a test event makes no delivery to it.
+ * Test events (docs/test-mode.md) go to the merchant's test endpoints only, live events to live endpoints only.
  */
-export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<{ event: EventRow; deliveryId: string | null }> {
+export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<EmittedEvent> {
   return withSpan("outbox.write", { attributes: { "event.type": input.type } }, async (span) => {
-    const written = await writeEvent(ctx, input, traceParentOf(span));
+    const written = await writeEvent(ctx.db, { ...input, merchantId: requireMerchantId(ctx), livemode: input.livemode ?? livemodeOf(ctx), now: ctx.now(), traceParent: traceParentOf(span) });
     span?.setAttributes({ "event.id": written.event.id, "webhook.delivery_id": written.deliveryId ?? "" });
     return written;
   });
 }
 
-async function writeEvent(ctx: ServiceContext, input: EmitEventInput, traceParent: string | null): Promise<{ event: EventRow; deliveryId: string | null }> {
-  const merchantId = requireMerchantId(ctx);
-  const now = ctx.now();
-  const livemode = input.livemode ?? livemodeOf(ctx);
+export interface EmittedEvent {
+  event: EventRow;
+  /** The first of `deliveryIds` (null when no endpoint takes the event). */
+  deliveryId: string | null;
+  deliveryIds: string[];
+}
+
+/**
+ * `emitEvent` where there is no service context: the delivery worker's own events (endpoint health), in the mode
+ * of the endpoint they are about.
+ */
+export async function writeEvent(
+  db: Executor,
+  input: EmitEventInput & { merchantId: string; livemode: boolean; now: Date; traceParent?: string | null },
+): Promise<EmittedEvent> {
+  const { merchantId, livemode, now } = input;
   const event: EventRow = { id: newId("event"), merchantId, livemode, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
   const at = now.toISOString();
-  const result = await ctx.db.execute(sql`
+  const ids = Array.from({ length: MAX_ENDPOINTS_PER_MERCHANT }, () => newId("delivery"));
+  const result = await db.execute(sql`
     with new_event as (
       insert into ${events} (id, merchant_id, livemode, type, data, subject_id, created_at)
       values (${event.id}, ${merchantId}, ${livemode}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
+    ), targets as (
+      select e.id, e.url, row_number() over (order by e.created_at, e.id) as n
+      from ${webhookEndpoints} e
+      where e.merchant_id = ${merchantId} and e.livemode = ${livemode} and e.url is not null and e.status = 'enabled'
+        and (e.event_types is null or ${event.type}::text = any(e.event_types))
+        and e.id is distinct from ${input.exceptEndpointId ?? null}::text
     )
-    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
-    select ${newId("delivery")}, m.id, ${livemode}, ${event.id}, m.webhook_url, 'pending', ${at}::text::timestamptz, ${traceParent}, ${at}::text::timestamptz, ${at}::text::timestamptz
-    from ${merchants} m
-    where m.id = ${merchantId} and ${livemode}::boolean and m.webhook_url is not null and ${event.type}::text = any(m.webhook_events)
+    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
+    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${livemode}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent ?? null}, ${at}::text::timestamptz, ${at}::text::timestamptz
+    from targets t
+    where t.n <= ${MAX_ENDPOINTS_PER_MERCHANT}::int
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);
-  const [delivery] = rowsOf<{ id: string }>(result);
-  return { event, deliveryId: delivery?.id ?? null };
+  const deliveryIds = rowsOf<{ id: string }>(result).map((row) => row.id).sort();
+  return { event, deliveryId: deliveryIds[0] ?? null, deliveryIds };
 }

@@ -9,6 +9,7 @@ import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKey } from "../api-keys/create";
 import { createWebhookSecret } from "../webhook-secrets/create";
+import { createDefaultEndpoint } from "../webhook-endpoints/default";
 import { registerMerchantInput, toMerchant, type RegisterMerchantInput } from "./schemas";
 import { assertUsableWebhookUrl } from "./webhook-url";
 
@@ -50,7 +51,9 @@ export async function registerMerchant({ ctx, input }: { ctx: ServiceContext; in
         updatedAt: now,
       });
       const apiKey = await createApiKey({ ctx: txCtx, input: { name: "Default key" } });
-      const webhookSecret = await createWebhookSecret({ ctx: txCtx });
+      // The profile's webhook settings are the default endpoint, and the secret returned here is its secret.
+      const endpoint = await createDefaultEndpoint(tx, { merchantId, url: row!.webhookUrl, eventTypes, now });
+      const webhookSecret = await createWebhookSecret({ ctx: txCtx, input: { endpointId: endpoint.id } });
       await recordAudit({
         ctx: { ...ctx, db: tx },
         input: { action: "merchant.registered", targetType: "merchant", targetId: merchantId, merchantId },

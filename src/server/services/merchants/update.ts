@@ -9,6 +9,8 @@ import { getMerchantRow } from "./get";
 import { merchantIdInput, toMerchant, updateMerchantInput, type UpdateMerchantInput } from "./schemas";
 import { followWebhookUrlChange } from "../webhooks/follow-url-change";
 import { assertUsableWebhookUrl } from "./webhook-url";
+import { getDefaultEndpoint } from "../webhook-endpoints/fetch";
+import { profileToDefaultEndpoint } from "../webhook-endpoints/default";
 
 const FIELDS = ["name", "website", "webhookUrl", "webhookEvents", "paymentInstructions"] as const;
 
@@ -39,7 +41,12 @@ export async function updateMerchant({
       .set({ ...Object.fromEntries(changed.map((field) => [field, data[field]])), updatedAt: ctx.now() })
       .where(eq(merchants.id, merchantId))
       .returning();
-    if (changed.includes("webhookUrl")) await followWebhookUrlChange(tx, merchantId, row!.webhookUrl, ctx.now());
+    if (changed.includes("webhookUrl") || changed.includes("webhookEvents")) {
+      // The profile's webhook settings are the default endpoint's (webhook-endpoints/default.ts).
+      const endpoint = await getDefaultEndpoint(tx, merchantId, { forUpdate: true });
+      await profileToDefaultEndpoint(tx, { merchantId, url: row!.webhookUrl, eventTypes: row!.webhookEvents, now: ctx.now() });
+      if (changed.includes("webhookUrl")) await followWebhookUrlChange(tx, { merchantId, endpointId: endpoint.id, url: row!.webhookUrl, now: ctx.now() });
+    }
     await recordAudit({
       ctx: inTransaction(ctx, tx),
       input: { action: "merchant.updated", targetType: "merchant", targetId: merchantId, merchantId, details: { fields: changed } },

@@ -1,5 +1,5 @@
 import { desc, eq, gt, sql } from "drizzle-orm";
-import { deliveryAttempts, merchants, webhookDeliveries, webhookEndpointBreakers } from "@/server/db/schema";
+import { deliveryAttempts, merchants, webhookDeliveries, webhookEndpointBreakers, webhookEndpoints } from "@/server/db/schema";
 import { rowsOf } from "@/server/db/rows";
 import type { PoolStats } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
@@ -123,16 +123,18 @@ async function attemptsByMinute(ctx: ServiceContext, start: Date, now: Date) {
 async function troubledEndpoints(ctx: ServiceContext, now: Date): Promise<SystemOverview["troubledEndpoints"]> {
   const rows = await ctx.db
     .select({
-      merchantId: webhookEndpointBreakers.merchantId,
+      merchantId: webhookEndpoints.merchantId,
       merchantName: merchants.name,
-      url: webhookEndpointBreakers.url,
+      // The default endpoint has no URL while the profile has none; its breaker row outlives that.
+      url: sql<string>`coalesce(${webhookEndpoints.url}, '')`,
       consecutiveFailures: webhookEndpointBreakers.consecutiveFailures,
       openUntil: webhookEndpointBreakers.openUntil,
     })
     .from(webhookEndpointBreakers)
-    .innerJoin(merchants, eq(merchants.id, webhookEndpointBreakers.merchantId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookEndpointBreakers.endpointId))
+    .innerJoin(merchants, eq(merchants.id, webhookEndpoints.merchantId))
     .where(gt(webhookEndpointBreakers.consecutiveFailures, 0))
-    .orderBy(desc(webhookEndpointBreakers.consecutiveFailures), webhookEndpointBreakers.url)
+    .orderBy(desc(webhookEndpointBreakers.consecutiveFailures), webhookEndpoints.url)
     .limit(50);
   return rows.map((row) => ({
     ...row,

@@ -10,17 +10,15 @@ function quote(text: string): string {
 }
 
 /**
- * A curl command that replays one delivery by hand: the same body, freshly signed now with the merchant's
+ * A curl command that replays one delivery by hand: the same body, freshly signed now with its endpoint's
  * current secrets (so a receiver checking the ±5 min window accepts it for that long). The secret itself
  * is not in it.
  */
 export async function deliveryAsCurl({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const scope = requireMerchantScope(ctx);
-  const { merchantId } = scope;
-  const { delivery, event } = await getDeliveryForMerchant(ctx.db, scope, input.id);
+  const { delivery, event } = await getDeliveryForMerchant(ctx.db, requireMerchantScope(ctx), input.id);
   const now = ctx.now();
   const body = webhookBody(event);
-  const secrets = await loadSigningSecrets(ctx.db, { merchantId, now, authSecret: ctx.env.AUTH_SECRET });
+  const secrets = await loadSigningSecrets(ctx.db, { endpointId: delivery.endpointId, now, authSecret: ctx.env.AUTH_SECRET });
   const headers = {
     "content-type": "application/json",
     ...signatureHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets, signingKeys: ctx.env.WEBHOOK_SIGNING_KEY }),

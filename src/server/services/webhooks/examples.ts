@@ -8,6 +8,7 @@ const delivery = {
   id: "whd_01jd4q9x7m3k8r2c5v6b0n1t4e",
   eventId: "evt_01jd4q9x7m3k8r2c5v6b0n1t4e",
   eventType: "payment.confirmed",
+  endpointId: "we_01jd4q9x7m3k8r2c5v6b0n1t4e",
   status: "failed",
   url: "https://shop.example/webhooks",
   attemptCount: 10,

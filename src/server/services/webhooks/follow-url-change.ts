@@ -6,19 +6,19 @@ import { testEventIds } from "./retry-target";
 export const URL_REMOVED_ERROR = "Not attempted: the webhook URL was removed. Set a URL and retry the delivery.";
 
 /**
- * Keeps queued deliveries in step with the merchant's webhook URL (call it in the transaction that changes
- * the URL). A new URL: deliveries waiting for their next scheduled attempt go there, as manual retries
- * already do — a merchant who moves their endpoint expects the retries to follow. No URL any more: they
- * fail at once, so nothing is sent to an endpoint the merchant gave up, and they show among the failed
- * deliveries to retry once a URL is set again. Attempts in flight, finished deliveries (history) and test
- * sends (their target was chosen per send; found by their event, so a retried test send stays put too) are
- * left as they are.
+ * Keeps an endpoint's queued deliveries in step with its URL (call it in the transaction that changes the URL).
+ * A new URL: deliveries waiting for their next scheduled attempt go there, as manual retries already do — a
+ * merchant who moves their endpoint expects the retries to follow. No URL any more (the default endpoint, when
+ * the profile's URL is removed): they fail at once, so nothing is sent to an endpoint the merchant gave up, and
+ * they show among the failed deliveries to retry once a URL is set again. Attempts in flight, finished deliveries
+ * (history) and test sends (their target was chosen per send; found by their event, so a retried test send
+ * stays put too) are left as they are.
  */
-export async function followWebhookUrlChange(tx: Transaction, merchantId: string, url: string | null, now: Date) {
+export async function followWebhookUrlChange(tx: Transaction, input: { merchantId: string; endpointId: string; url: string | null; now: Date }) {
+  const { merchantId, endpointId, url, now } = input;
   const queued = and(
     eq(webhookDeliveries.merchantId, merchantId),
-    // The profile's URL is a live endpoint: test deliveries never follow it (docs/test-mode.md).
-    eq(webhookDeliveries.livemode, true),
+    eq(webhookDeliveries.endpointId, endpointId),
     eq(webhookDeliveries.status, "pending"),
     notInArray(webhookDeliveries.eventId, testEventIds(tx, merchantId)),
   );

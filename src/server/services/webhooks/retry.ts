@@ -6,13 +6,13 @@ import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantScope, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { getDeliveryForMerchant } from "./fetch";
-import { isTestSend, requireWebhookUrl } from "./retry-target";
+import { isTestSend, requireEndpointUrl } from "./retry-target";
 import { toDelivery } from "./schemas";
 
 /**
  * Re-queues one failed delivery for an attempt now (`failed → pending`, trigger `manual`): an event's delivery
- * to the merchant's current webhook URL (409 `webhook_url_missing`, changing nothing, when there is none), a
- * test send to the URL it tested (retry-target.ts). A manual retry is one attempt: if it fails too, the
+ * to its endpoint's current URL (409 `webhook_url_missing`, changing nothing, when there is none), a test send
+ * to the URL it tested (retry-target.ts); while the endpoint is disabled, it waits for it to be enabled. A manual retry is one attempt: if it fails too, the
  * delivery is failed again.
  */
 export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
@@ -24,10 +24,12 @@ export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input
     if (delivery.status !== "failed") {
       throw new ServiceError("delivery_not_failed", `Only failed deliveries can be retried; this one is ${delivery.status}.`);
     }
-    const url = isTestSend(event) ? delivery.url : await requireWebhookUrl(tx, merchantId);
+    const endpoint = isTestSend(event) ? null : await requireEndpointUrl(tx, merchantId, delivery.endpointId);
+    const url = endpoint?.url ?? delivery.url;
+    const nextAttemptAt = endpoint?.status === "disabled" ? null : now;
     const [updated] = await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", nextAttemptAt: now, nextTrigger: "manual", url, failedAt: null, updatedAt: now })
+      .set({ status: "pending", nextAttemptAt, nextTrigger: "manual", url, failedAt: null, updatedAt: now })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.merchantId, merchantId)))
       .returning();
     await wakeForManualRetry(tx, { merchantId, now });

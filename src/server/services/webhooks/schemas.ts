@@ -40,6 +40,20 @@ export const listFailedDeliveriesInput = z.strictObject({
 }).superRefine(startNotAfterEnd("since", "until"));
 export type ListFailedDeliveriesInput = z.input<typeof listFailedDeliveriesInput>;
 
+export const listDeliveriesInput = z.strictObject({
+  ...pageQuery,
+  status: z.preprocess(
+    (value: string | string[]) => (typeof value === "string" ? value.split(",").filter((part) => part !== "") : value),
+    z.array(z.enum(deliveryStatuses)).max(deliveryStatuses.length),
+  ).optional().describe("One or more statuses (repeat the parameter, or separate with commas)."),
+  eventType: eventTypeList.optional(),
+  endpointId: z.string().max(100).optional(),
+  eventId: z.string().max(100).optional().describe("The deliveries of one event."),
+  since: isoDate.optional().describe("Deliveries created at or after this time."),
+  until: isoDate.optional().describe("Deliveries created before this time."),
+}).superRefine(startNotAfterEnd("since", "until"));
+export type ListDeliveriesInput = z.input<typeof listDeliveriesInput>;
+
 export const deliveryIdParams = z.strictObject({ id: z.string().max(100) });
 
 export const retryFailedDeliveriesInput = z.strictObject({
@@ -51,7 +65,8 @@ export const retryFailedDeliveriesInput = z.strictObject({
 export type RetryFailedDeliveriesInput = z.input<typeof retryFailedDeliveriesInput>;
 
 export const sendTestWebhookInput = z.strictObject({
-  url: z.string().max(2048).optional().describe("Defaults to the merchant's configured webhook URL."),
+  url: z.string().max(2048).optional().describe("Defaults to the endpoint's URL."),
+  endpointId: z.string().max(100).optional().describe("The endpoint whose secret signs the test (and whose URL it goes to unless `url` is given); defaults to the default endpoint."),
   dryRun: z.boolean().default(false).describe("Only check whether the URL is usable; send nothing."),
 });
 export type SendTestWebhookInput = z.input<typeof sendTestWebhookInput>;
@@ -77,6 +92,7 @@ export const deliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),
   eventType,
+  endpointId: z.string().describe("The endpoint it goes to (`we_…`)."),
   status: z.enum(deliveryStatuses),
   url: z.string(),
   attemptCount: z.number().int(),
@@ -164,6 +180,7 @@ export function toDelivery(row: WebhookDeliveryRow, event: Pick<EventRow, "id" |
     id: row.id,
     eventId: row.eventId,
     eventType: event.type,
+    endpointId: row.endpointId,
     status: row.status,
     url: row.url,
     attemptCount: row.attemptCount,

@@ -1,18 +1,18 @@
-import { eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { events, merchants, webhookDeliveries } from "@/server/db/schema";
+import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
+import { getDefaultEndpoint, getEndpointForMerchant, oldestTestEndpoint } from "../webhook-endpoints/fetch";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
 const SNIPPET_CHARS = 1_000;
 
 /**
- * Checks a webhook URL (the given one, or the merchant's) and, unless `dryRun`, sends a signed
+ * Checks a webhook URL (the given one, or the endpoint's: the given endpoint, or the default one) and, unless `dryRun`, sends a signed
  * `webhook.test` event to it now and reports what came back. The send is recorded as a delivery with
  * trigger `test`, visible with its attempt like any other; it is not retried on a schedule.
  */
@@ -20,11 +20,20 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
   const merchantId = requireMerchantId(ctx);
   // Recorded in the caller's mode: a test key's test send is in its own delivery list, not the live one.
   const livemode = livemodeOf(ctx);
-  const { url: givenUrl, dryRun } = validateInput(sendTestWebhookInput, input, "body");
+  const { url: givenUrl, endpointId, dryRun } = validateInput(sendTestWebhookInput, input, "body");
   const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
 
-  const [merchant] = await ctx.db.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, merchantId));
-  const url = givenUrl ?? merchant?.webhookUrl ?? null;
+  // The endpoint signs the test with its secret and counts it as its delivery (in flight, not in its health).
+  // Without an endpoint named: the default endpoint in live mode, the oldest test endpoint in test mode.
+  const endpoint = endpointId
+    ? await getEndpointForMerchant(ctx.db, { merchantId, livemode }, endpointId)
+    : livemode
+      ? await getDefaultEndpoint(ctx.db, merchantId)
+      : await oldestTestEndpoint(ctx.db, merchantId);
+  if (!endpoint) {
+    return { url: null, usable: false, reason: "no_webhook_url" as const, message: "No test endpoint: add one in test mode first.", ...notSent };
+  }
+  const url = givenUrl ?? endpoint.url ?? null;
   if (url === null) {
     return { url, usable: false, reason: "no_webhook_url" as const, message: "No URL given and no webhook URL configured.", ...notSent };
   }
@@ -53,6 +62,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
         merchantId,
         livemode,
         eventId: event!.id,
+        endpointId: endpoint.id,
         url: check.url,
         status: "delivering",
         nextTrigger: "test",

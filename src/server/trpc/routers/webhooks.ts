@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDelivery } from "@/server/services/webhooks/get";
+import { listDeliveries } from "@/server/services/webhooks/list";
 import { listFailedDeliveries } from "@/server/services/webhooks/list-failed";
 import { retryDelivery } from "@/server/services/webhooks/retry";
 import { retryFailedDeliveries } from "@/server/services/webhooks/retry-failed";
@@ -7,6 +8,7 @@ import { revealWebhookSecret } from "@/server/services/webhooks/reveal-secret";
 import { rotateWebhookSecret } from "@/server/services/webhooks/rotate-secret";
 import {
   deliveryIdParams,
+  listDeliveriesInput,
   listFailedDeliveriesInput,
   retryFailedDeliveriesInput,
   sendTestWebhookInput,
@@ -18,6 +20,7 @@ import { createRouter, merchantProcedure, staffProcedure } from "../init";
 
 /** The dashboard's webhooks page: the same verbs as REST, plus the secret (reveal, rotate) and staff retry. */
 export const webhooksRouter = createRouter({
+  deliveries: merchantProcedure.input(listDeliveriesInput).query(({ ctx, input }) => listDeliveries({ ctx: ctx.service, input })),
   failed: merchantProcedure.input(listFailedDeliveriesInput).query(({ ctx, input }) => listFailedDeliveries({ ctx: ctx.service, input })),
   delivery: merchantProcedure.input(deliveryIdParams).query(({ ctx, input }) => getDelivery({ ctx: ctx.service, input })),
   retry: merchantProcedure.input(deliveryIdParams).mutation(({ ctx, input }) => retryDelivery({ ctx: ctx.service, input })),

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
+import { DeliveryLog } from "@/components/webhooks/delivery-log";
 import { EndpointCard } from "@/components/webhooks/endpoint-card";
-import { FailedDeliveries } from "@/components/webhooks/failed-deliveries";
+import { EndpointsCard } from "@/components/webhooks/endpoints-card";
 import { SecretCard } from "@/components/webhooks/secret-card";
 import { TestCard } from "@/components/webhooks/test-card";
 
@@ -18,7 +20,11 @@ export default function WebhooksPage() {
       <EndpointCard />
       <SecretCard />
       <TestCard />
-      <FailedDeliveries />
+      <EndpointsCard />
+      {/* The log reads its filters from the URL. */}
+      <Suspense>
+        <DeliveryLog />
+      </Suspense>
     </>
   );
 }

@@ -1,0 +1,78 @@
+import { expect, test } from "@playwright/test";
+import { createPaymentOverRest, expectAccessible, screenshot, signUpThroughForm, uniqueId } from "./helpers";
+import { startReceiver } from "./receiver";
+
+/** A `datetime-local` value some minutes ago (the browser and this process share the machine's clock and zone). */
+function minutesAgo(minutes: number): string {
+  const at = new Date(Date.now() - minutes * 60_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+test("a second endpoint: added, tested, broken, seen in the log, replayed", async ({ page, request }, testInfo) => {
+  const receiver = await startReceiver();
+  receiver.answer(200);
+  try {
+    const merchant = await signUpThroughForm(page);
+    await page.goto("/dashboard/webhooks");
+
+    // Add it: its own secret is shown once.
+    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByLabel("Description").first().fill("Second endpoint");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByText("shown this once")).toBeVisible();
+    await expect(page.locator("code.secret")).toContainText("whsec_");
+    const item = page.getByRole("listitem", { name: "Endpoint Second endpoint" });
+    await expect(item).toContainText(receiver.url);
+
+    // A test event reaches it.
+    await item.getByRole("button", { name: "Send test event" }).click();
+    await expect(item.getByText("Test event delivered: HTTP 200")).toBeVisible();
+    expect(receiver.received.at(-1)!.body).toContain("webhook.test");
+
+    // Broken: a payment's delivery to it fails and shows in the log, filtered to failures (filters live in the URL).
+    receiver.answer(500);
+    const payment = await createPaymentOverRest(request, merchant.apiKey, { externalId: uniqueId("tx"), amount: "7.00", currency: "EUR" });
+    await page.goto("/dashboard/webhooks?status=failed");
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole("table", { name: /Failed webhook deliveries/ })).toContainText("payment.confirmed", { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(page.getByLabel("Status")).toHaveValue("failed");
+    await expect(page.getByRole("listitem", { name: "Endpoint Second endpoint" })).toContainText(/1 failed/);
+    await expectAccessible(page);
+    await screenshot(page, testInfo, "webhook-endpoints-failed");
+
+    // Fixed, then "Replay since…": the payment's event goes to it again, with the same webhook-id.
+    receiver.answer(200);
+    const firstId = receiver.received.find((received) => received.body.includes(payment.id))!.headers["webhook-id"];
+    const fixed = page.getByRole("listitem", { name: "Endpoint Second endpoint" });
+    await fixed.getByLabel("Replay events since").fill(minutesAgo(10));
+    await fixed.getByRole("button", { name: "Replay since…" }).click();
+    await expect(fixed.getByText("1 events are queued for this endpoint again.")).toBeVisible();
+    await expect(async () => {
+      const delivered = receiver.received.filter((received) => received.body.includes(payment.id));
+      expect(delivered.at(-1)!.headers["webhook-id"]).toBe(firstId);
+      expect(delivered.length).toBeGreaterThanOrEqual(4); // three failed attempts, then the replay
+    }).toPass({ timeout: 20_000 });
+    await page.getByLabel("Status").selectOption("delivered");
+    await expect(page.getByRole("table", { name: /Webhook deliveries/ })).toContainText("payment.confirmed");
+
+    // A phone's width: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/dashboard/webhooks");
+    await expect(page.getByRole("heading", { name: "Endpoints" })).toBeVisible();
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // The outermost elements that stick out, named, so a failure says what to fix.
+      const wide = [...document.querySelectorAll("body *")]
+        .filter((element) => element.getBoundingClientRect().right > width + 1 && !element.parentElement?.closest(".table-wrap"))
+        .filter((element) => !(element.parentElement && element.parentElement.getBoundingClientRect().right > width + 1))
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}#${element.id}`);
+      return { by: document.documentElement.scrollWidth - width, wide };
+    });
+    expect(overflow).toEqual({ by: 0, wide: [] });
+  } finally {
+    await receiver.close();
+  }
+});
