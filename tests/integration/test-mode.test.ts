@@ -170,6 +170,39 @@ describe("webhooks in test mode", () => {
   });
 });
 
+describe("webhook endpoints per mode", () => {
+  it("a test key's endpoint is a test endpoint: it gets test events only, and live keys never see it", async () => {
+    const merchant = await registerTestMerchant(api, { webhookUrl: "https://hooks.example.com/live-default" });
+    const key = await createTestKey(api, merchant);
+    const created = await api.post("/webhook/endpoint", { key, body: { url: "https://hooks.example.com/test-only" } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const endpointId = created.body.endpoint.id;
+    expect((await api.get(`/webhook/endpoint/${endpointId}`, { key: merchant.apiKey })).status).toBe(404);
+    const liveList = await api.get("/webhook/endpoint", { key: merchant.apiKey });
+    expect(liveList.body.data.map((row: { id: string }) => row.id)).not.toContain(endpointId);
+    const testList = await api.get("/webhook/endpoint", { key });
+    expect(testList.body.data.map((row: { id: string }) => row.id)).toEqual([endpointId]);
+
+    const live = await confirm(merchant.apiKey, { externalId: externalId("ep-live") });
+    const test = await confirm(key, { externalId: externalId("ep-test") });
+    const targets = async (subjectId: string) => {
+      const [event] = await runtime.database.db.select().from(events).where(eq(events.subjectId, subjectId));
+      const rows = await runtime.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event!.id));
+      return rows.map((row) => row.url);
+    };
+    expect(await targets(live.body.id)).toEqual(["https://hooks.example.com/live-default"]);
+    expect(await targets(test.body.id)).toEqual(["https://hooks.example.com/test-only"]);
+    // Each mode's event log and delivery list show their own only.
+    const liveEvents = (await api.get("/event", { key: merchant.apiKey })).body.data.map((row: { data: { id: string } }) => row.data.id);
+    const testEvents = (await api.get("/event", { key })).body.data.map((row: { data: { id: string } }) => row.data.id);
+    expect(liveEvents).toContain(live.body.id);
+    expect(liveEvents).not.toContain(test.body.id);
+    expect(testEvents).toEqual([test.body.id]);
+    const testDeliveries = (await api.get("/webhook/delivery", { key })).body.data.map((row: { endpointId: string }) => row.endpointId);
+    expect(testDeliveries).toEqual([endpointId]);
+  });
+});
+
 describe("the event stream (npm run listen)", () => {
   it("streams the key's mode's events only", async () => {
     const merchant = await registerTestMerchant(api);
