@@ -1099,7 +1099,6 @@ export interface components {
         };
         WebhookEndpoint: {
             id: string;
-            livemode: boolean;
             url: string | null;
             description: string | null;
             /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
