@@ -56,7 +56,7 @@ export async function measureSearch(handle: DatabaseHandle, count: number, itera
 
   const env = parseEnv({ NODE_ENV: "test", AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0" });
   const context = (actor: ServiceContext["actor"]): ServiceContext => ({ requestId: "req_bench", db, actor, log: createLogger("silent"), env, now: () => new Date() });
-  const merchant = context({ type: "api_key", merchantId: shop, keyId: "key_bench" });
+  const merchant = context({ type: "api_key", merchantId: shop, keyId: "key_bench", livemode: true });
   const staff = context({ type: "staff", userId: newId("user") });
   const [sample] = await db.select({ id: payments.id }).from(payments).where(eq(payments.merchantId, shop)).offset(Math.floor(count / 2)).limit(1);
 

@@ -76,7 +76,7 @@ async function main() {
     const ctx: ServiceContext = {
       requestId: "req_bench",
       db,
-      actor: { type: "api_key", merchantId: shop, keyId: "key_bench" },
+      actor: { type: "api_key", merchantId: shop, keyId: "key_bench", livemode: true },
       log: createLogger("silent"),
       env,
       now: () => new Date(),

@@ -74,7 +74,7 @@ async function main() {
     const ctx: ServiceContext = {
       requestId: "req_bench",
       db,
-      actor: { type: "api_key", merchantId, keyId: "key_bench" },
+      actor: { type: "api_key", merchantId, keyId: "key_bench", livemode: true },
       log: createLogger("silent"),
       env: parseEnv({ NODE_ENV: "test", AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0" }),
       now: () => new Date(),

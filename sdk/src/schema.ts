@@ -90,10 +90,30 @@ export interface paths {
         get: operations["getMerchant"];
         /**
          * Update your merchant profile
-         * @description Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks.
+         * @description Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks. Live keys only: a test key gets 403 `forbidden` (docs/test-mode.md).
          */
         put: operations["updateMerchant"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description Another key for your merchant. `mode: "test"` makes an `sk_test_` key: everything it creates is test data, never seen by live keys or in live statistics, and the reverse (docs/test-mode.md). Without a body, a live key. A test key can create test keys only. The key is shown only in this response: store it now.
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -670,6 +690,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test/invoice/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment (test mode)
+         * @description Test keys only (a live key gets 403 `test_mode_only`). Records a test payment attached to one of your test invoices, as `POST /payment/confirm` would: the invoice's amounts and status move and its `payment.*` and `invoice.*` events go to your test endpoints. `amount` defaults to what is still owed; `status` to `confirmed` (docs/test-mode.md).
+         */
+        post: operations["payTestInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.pending": {
@@ -974,7 +1014,7 @@ export interface components {
              * @description Stable snake_case code to branch on; see docs/errors.md.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "default_endpoint" | "too_many_endpoints" | "idempotency_key_in_use" | "api_key_inactive" | "reconciliation_line_without_payment" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "test_mode_only" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "default_endpoint" | "too_many_endpoints" | "idempotency_key_in_use" | "api_key_inactive" | "reconciliation_line_without_payment" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Also in the `x-request-id` header; quote it to support. */
             requestId: string;
             /** @description Each failing field (`body.amount`, `query.limit`, `params.id`) on validation_failed. */
@@ -1091,6 +1131,27 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        CreatedApiKey: {
+            apiKey: {
+                id: string;
+                name: string | null;
+                hint: string;
+                /** @enum {string} */
+                mode: "live" | "test";
+                /** @enum {string} */
+                status: "active" | "expiring" | "expired" | "revoked";
+                /** Format: date-time */
+                lastUsedAt: string | null;
+                /** Format: date-time */
+                expiresAt: string | null;
+                /** Format: date-time */
+                revokedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            };
+            /** @description The key itself (`sk_live_…` or `sk_test_…`): shown only in this response. */
+            secret: string;
         };
         PublishedKey: {
             id: string;
@@ -1314,6 +1375,74 @@ export interface components {
             /** Format: date-time */
             resolvedAt: string | null;
             resolutionNote: string | null;
+        };
+        TestInvoicePayment: {
+            /** @description The simulated payment: `method: "test"`, `metadata.simulated: true`; confirm or fail it later by its `externalId`. */
+            payment: {
+                id: string;
+                externalId: string;
+                amount: string;
+                currency: string;
+                /** @enum {string} */
+                status: "pending" | "confirmed" | "failed";
+                reference: string | null;
+                invoiceId: string | null;
+                method: string | null;
+                network: string | null;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                occurredAt: string | null;
+                /** Format: date-time */
+                confirmedAt: string | null;
+                /** Format: date-time */
+                failedAt: string | null;
+                /** Format: date-time */
+                reconciledAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+            /** @description The invoice after the payment. */
+            invoice: {
+                id: string;
+                orderId: string | null;
+                amount: string;
+                currency: string;
+                /** @description Sum of the confirmed payments attached. */
+                amountPaid: string;
+                /** @description Sum of the pending payments attached. */
+                amountPending: string;
+                /** @description max(0, amount − amountPaid). */
+                amountRemaining: string;
+                /** @enum {string} */
+                status: "open" | "processing" | "paid" | "expired" | "void";
+                /** @enum {string|null} */
+                statusDetail: "partially_paid" | "overpaid" | "paid_late" | "marked" | null;
+                description: string | null;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
+                checkoutUrl: string;
+                returnUrl: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+                /** Format: date-time */
+                paidAt: string | null;
+                /** Format: date-time */
+                expiredAt: string | null;
+                /** Format: date-time */
+                voidedAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Every payment attached, oldest first. */
+                payments: components["schemas"]["Payment"][];
+            };
         };
     };
     responses: never;
@@ -1953,6 +2082,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `forbidden`: Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
             /** @description `not_found`: Not found */
             404: {
                 headers: {
@@ -2002,6 +2144,202 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "webhook_url_rejected";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "test",
+                 *       "name": "CI"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `test` makes an `sk_test_` key that sees and makes test data only.
+                     * @default live
+                     * @enum {string}
+                     */
+                    mode?: "live" | "test";
+                    name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The key and its secret. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": {
+                     *         "id": "key_01jd7z8x0m4e5t6y7v8w9a0b1d",
+                     *         "name": "CI",
+                     *         "hint": "…6GMi",
+                     *         "mode": "test",
+                     *         "status": "active",
+                     *         "lastUsedAt": null,
+                     *         "expiresAt": null,
+                     *         "revokedAt": null,
+                     *         "createdAt": "2026-11-22T12:00:00.000Z"
+                     *       },
+                     *       "secret": "sk_test_hSg0Svhb68PWdkBTv61WYiUXt5JNlzyDCHQ38BagSb03h6GMi"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `forbidden`: Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused; `too_many_keys`: Too many keys */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused" | "too_many_keys";
                     };
                 };
             };
@@ -2161,6 +2499,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `forbidden`: Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
                     };
                 };
             };
@@ -2330,6 +2681,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `forbidden`: Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden";
                     };
                 };
             };
@@ -7131,6 +7495,271 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    payTestInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "19.99",
+                 *       "status": "confirmed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Decimal string in the invoice's currency; default what is still owed (the whole amount once nothing is). */
+                    amount?: string;
+                    /**
+                     * @description The simulated payment's status: `pending` first, then confirm it with `POST /payment/confirm`.
+                     * @default confirmed
+                     * @enum {string}
+                     */
+                    status?: "pending" | "confirmed" | "failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The simulated payment and the invoice after it. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "id": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *         "externalId": "sim_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *         "amount": "19.99",
+                     *         "currency": "EUR",
+                     *         "status": "confirmed",
+                     *         "reference": null,
+                     *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *         "method": "test",
+                     *         "network": null,
+                     *         "metadata": {
+                     *           "simulated": true
+                     *         },
+                     *         "occurredAt": null,
+                     *         "confirmedAt": "2026-11-22T12:00:00.000Z",
+                     *         "failedAt": null,
+                     *         "reconciledAt": null,
+                     *         "createdAt": "2026-11-22T12:00:00.000Z",
+                     *         "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *       },
+                     *       "invoice": {
+                     *         "id": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *         "orderId": "order-1042",
+                     *         "amount": "19.99",
+                     *         "currency": "EUR",
+                     *         "amountPaid": "19.99",
+                     *         "amountPending": "0.00",
+                     *         "amountRemaining": "0.00",
+                     *         "status": "paid",
+                     *         "statusDetail": null,
+                     *         "description": "2 × Ethiopia Guji, 250 g",
+                     *         "metadata": {
+                     *           "channel": "web"
+                     *         },
+                     *         "checkoutUrl": "https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *         "returnUrl": "https://acme.example/orders/1042",
+                     *         "expiresAt": "2026-11-22T13:00:00.000Z",
+                     *         "paidAt": "2026-11-22T12:00:00.000Z",
+                     *         "expiredAt": null,
+                     *         "voidedAt": null,
+                     *         "createdAt": "2026-11-22T11:58:00.000Z",
+                     *         "updatedAt": "2026-11-22T12:00:00.000Z",
+                     *         "payments": [
+                     *           {
+                     *             "id": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *             "externalId": "sim_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *             "amount": "19.99",
+                     *             "currency": "EUR",
+                     *             "status": "confirmed",
+                     *             "reference": null,
+                     *             "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *             "method": "test",
+                     *             "network": null,
+                     *             "metadata": {
+                     *               "simulated": true
+                     *             },
+                     *             "occurredAt": null,
+                     *             "confirmedAt": "2026-11-22T12:00:00.000Z",
+                     *             "failedAt": null,
+                     *             "reconciledAt": null,
+                     *             "createdAt": "2026-11-22T12:00:00.000Z",
+                     *             "updatedAt": "2026-11-22T12:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestInvoicePayment"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `test_mode_only`: Test mode only */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "test_mode_only";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `currency_mismatch`: Currency mismatch; `idempotency_key_in_use`: Idempotency key in use; `invoice_not_payable`: Invoice not payable */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "currency_mismatch" | "idempotency_key_in_use" | "invoice_not_payable";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };

@@ -80,7 +80,7 @@ describe("GET /event/stream", () => {
 
   it("sends a heartbeat comment while quiet, and ends by itself when its time is up", async () => {
     const merchant = await registerTestMerchant(api);
-    const ctx = serviceContext(runtime, { type: "api_key", merchantId: merchant.merchant.id, keyId: "key_test" });
+    const ctx = serviceContext(runtime, { type: "api_key", merchantId: merchant.merchant.id, keyId: "key_test", livemode: true });
     const stream = eventStream({ ctx, seconds: 1, signal: new AbortController().signal, limits: { pollMs: 50, heartbeatMs: 200 } });
     const started = Date.now();
     const text = await new Response(stream).text();

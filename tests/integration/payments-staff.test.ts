@@ -68,7 +68,7 @@ describe("staff reconciliation", () => {
   it("is for staff only: merchants and anonymous callers are refused, and nothing changes", async () => {
     await expect(caller(merchantUser(shop)).payments.staff.markReconciled({ paymentId: shopPayment.id, note: "mine" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(caller(null).payments.staff.search({ query: "INV-1" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    const apiKeyCtx = serviceContext(runtime, { type: "api_key", merchantId: shop.merchant.id, keyId: "key_x" });
+    const apiKeyCtx = serviceContext(runtime, { type: "api_key", merchantId: shop.merchant.id, keyId: "key_x", livemode: true });
     await expect(markPaymentReconciled({ ctx: apiKeyCtx, input: { paymentId: shopPayment.id, note: "x" } })).rejects.toMatchObject({ code: "forbidden" });
     const [row] = await runtime.database.db.select().from(payments).where(eq(payments.id, shopPayment.id));
     expect(row!.reconciledAt).toBeNull();

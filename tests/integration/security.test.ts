@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineRoute } from "../../src/server/http/route";
 import { routes } from "../../src/server/http/routes";
 import { testClient } from "../support/client";
-import { registerTestMerchant } from "../support/merchants";
+import { createTestKey, registerTestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 import { securityFixtures } from "../support/security-fixtures";
 import { coverageGaps, runSecuritySuite, type SecurityContext } from "../support/security-suite";
@@ -14,7 +14,9 @@ let context: SecurityContext;
 beforeAll(async () => {
   runtime = await createTestRuntime();
   const api = testClient(runtime);
-  context = { runtime, api, owner: await registerTestMerchant(api), other: await registerTestMerchant(api) };
+  const owner = await registerTestMerchant(api);
+  const other = await registerTestMerchant(api);
+  context = { runtime, api, owner, other, testKeys: { [owner.merchant.id]: await createTestKey(api, owner), [other.merchant.id]: await createTestKey(api, other) } };
 });
 afterAll(() => runtime.close());
 
@@ -25,6 +27,7 @@ describe("security suite: every authenticated route", () => {
     const logs = runtime.logs.join("\n");
     expect(logs).not.toContain(context.owner.apiKey);
     expect(logs).not.toContain(context.other.apiKey);
+    for (const key of Object.values(context.testKeys)) expect(logs).not.toContain(key);
     expect(logs).not.toContain(context.owner.apiKey.slice(8, 30));
   });
 });

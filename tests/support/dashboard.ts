@@ -6,9 +6,12 @@ import type { TestMerchant } from "./merchants";
 
 const createCaller = createCallerFactory(appRouter);
 
-/** The dashboard's tRPC procedures, called in-process as the signed-in `session` (null: signed out). */
-export function dashboardAs(runtime: Runtime, session: SessionUser | null) {
-  return createCaller(createTrpcContext(runtime, session));
+/**
+ * The dashboard's tRPC procedures, called in-process as the signed-in `session` (null: signed out), with the
+ * test-mode switch off unless `livemode: false` (docs/test-mode.md).
+ */
+export function dashboardAs(runtime: Runtime, session: SessionUser | null, { livemode = true }: { livemode?: boolean } = {}) {
+  return createCaller(createTrpcContext(runtime, session, livemode));
 }
 
 /** A merchant user's session as the dashboard builds it (the procedures do not look the user id up). */

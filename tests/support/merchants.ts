@@ -23,3 +23,10 @@ export async function registerTestMerchant(
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return { ...response.body, password };
 }
+
+/** A new `sk_test_` key of the merchant, made with its live key through `POST /merchant/api-key` (docs/test-mode.md). */
+export async function createTestKey(api: TestClient, merchant: TestMerchant, name = "test mode"): Promise<string> {
+  const response = await api.post("/merchant/api-key", { key: merchant.apiKey, body: { mode: "test", name } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.secret;
+}

@@ -4,7 +4,7 @@ import { merchants, webhookEndpoints } from "../../src/server/db/schema";
 import { generateKeyPair, publicJwk } from "./key-fixtures";
 import { seedFailedDelivery } from "../integration/webhooks/seed";
 import { externalId } from "./payments";
-import type { SecurityContext, SecurityFixture } from "./security-suite";
+import { keyOf, type SecurityContext, type SecurityFixture } from "./security-suite";
 
 /** Records a confirmed payment through the API with that merchant's key; its id. */
 async function createPayment({ api }: SecurityContext, apiKey: string): Promise<string> {
@@ -66,18 +66,26 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   "GET /event/stream": { kind: "action", request: () => ({ path: "/event/stream", query: { seconds: 0 } }) },
   "GET /merchant/{id}": {
     kind: "resource",
+    mode: "merchant",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}` }),
   },
   "PUT /merchant/{id}": {
     kind: "resource",
+    mode: "settings",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}`, body: { name: "Renamed by the security suite" } }),
+  },
+  "POST /merchant/api-key": {
+    kind: "action",
+    request: () => ({ path: "/merchant/api-key", body: { mode: "test", name: "security suite" } }),
   },
   "POST /merchant/keys/publish": {
     kind: "action",
+    mode: "settings",
     request: () => ({ path: "/merchant/keys/publish", body: { keys: [publishableKey()] } }),
   },
   "POST /merchant/keys/{id}/revoke": {
     kind: "resource",
+    mode: "settings",
     request: async ({ api, owner }) => {
       const published = await api.post("/merchant/keys/publish", { key: owner.apiKey, body: { keys: [publishableKey()] } });
       return { path: `/merchant/keys/${published.body.data[0].id}/revoke` };
@@ -89,7 +97,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /payment": {
     kind: "list",
-    seed: (ctx, merchant) => createPayment(ctx, merchant.apiKey),
+    seed: (ctx, merchant, mode) => createPayment(ctx, keyOf(ctx, merchant, mode)),
     request: () => ({ path: "/payment", query: { limit: 100 } }),
   },
   "GET /payment/{id}": {
@@ -102,7 +110,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /invoice": {
     kind: "list",
-    seed: (ctx, merchant) => createInvoice(ctx, merchant.apiKey),
+    seed: (ctx, merchant, mode) => createInvoice(ctx, keyOf(ctx, merchant, mode)),
     request: () => ({ path: "/invoice", query: { limit: 100 } }),
   },
   "GET /invoice/{id}": {
@@ -115,11 +123,12 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /merchant/{id}/stats": {
     kind: "resource",
+    mode: "merchant",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}/stats` }),
   },
   "GET /webhook/failed": {
     kind: "list",
-    seed: ({ runtime }, merchant) => seedFailedDelivery(runtime.database.db, merchant.merchant.id),
+    seed: ({ runtime }, merchant, mode) => seedFailedDelivery(runtime.database.db, merchant.merchant.id, { livemode: mode === "live" }),
     request: () => ({ path: "/webhook/failed" }),
   },
   "POST /webhook/failed/retry": {
@@ -154,7 +163,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /webhook/endpoint": {
     kind: "list",
-    seed: (ctx, merchant) => createEndpoint(ctx, merchant.apiKey),
+    seed: (ctx, merchant, mode) => createEndpoint(ctx, keyOf(ctx, merchant, mode)),
     request: () => ({ path: "/webhook/endpoint" }),
   },
   "GET /webhook/endpoint/{id}": {
@@ -182,9 +191,10 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /event": {
     kind: "list",
-    seed: async (ctx, merchant) => {
-      const payment = await createPayment(ctx, merchant.apiKey);
-      const events = await ctx.api.get("/event", { key: merchant.apiKey, query: { subjectId: payment } });
+    seed: async (ctx, merchant, mode) => {
+      const key = keyOf(ctx, merchant, mode);
+      const payment = await createPayment(ctx, key);
+      const events = await ctx.api.get("/event", { key, query: { subjectId: payment } });
       return events.body.data[0].id;
     },
     request: () => ({ path: "/event" }),
@@ -199,7 +209,7 @@ export const securityFixtures: Record<string, SecurityFixture> = {
   },
   "GET /webhook/delivery": {
     kind: "list",
-    seed: ({ runtime }, merchant) => seedFailedDelivery(runtime.database.db, merchant.merchant.id),
+    seed: ({ runtime }, merchant, mode) => seedFailedDelivery(runtime.database.db, merchant.merchant.id, { livemode: mode === "live" }),
     request: () => ({ path: "/webhook/delivery" }),
   },
   "POST /reconciliation": {
@@ -212,5 +222,10 @@ export const securityFixtures: Record<string, SecurityFixture> = {
       const created = await api.post("/reconciliation", { key: owner.apiKey, ...settlementFile() });
       return { path: `/reconciliation/${created.body.id}` };
     },
+  },
+  "POST /test/invoice/{id}/pay": {
+    kind: "resource",
+    mode: "test-only",
+    request: async (ctx) => ({ path: `/test/invoice/${await createInvoice(ctx, keyOf(ctx, ctx.owner, "test"))}/pay`, body: {} }),
   },
 };

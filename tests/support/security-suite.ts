@@ -13,7 +13,8 @@ import type { TestRuntime } from "./runtime";
 /**
  * The shared security suite (after Unkey's `runCommonRouteTests`): every route with `auth: "api_key"` in
  * the route table must have a fixture in tests/support/security-fixtures.ts, and then gets checked for
- * missing, malformed, mistyped, unknown, revoked and expired keys, and for tenant isolation.
+ * missing, malformed, mistyped, unknown, revoked and expired keys, for tenant isolation, and for mode isolation
+ * (docs/test-mode.md): what one mode's key made is invisible to the other mode's key of the same merchant.
  */
 
 export interface SecurityContext {
@@ -23,7 +24,31 @@ export interface SecurityContext {
   owner: TestMerchant;
   /** Another merchant: its key must not reach anything of `owner`'s. */
   other: TestMerchant;
+  /** An `sk_test_` key of each merchant, by merchant id. */
+  testKeys: Record<string, string>;
 }
+
+export type KeyMode = "live" | "test";
+
+/** The merchant's key of that mode. */
+export function keyOf(ctx: SecurityContext, merchant: TestMerchant, mode: KeyMode): string {
+  if (mode === "live") return merchant.apiKey;
+  const key = ctx.testKeys[merchant.merchant.id];
+  if (!key) throw new Error(`no test key for ${merchant.merchant.id}: add one to the security context`);
+  return key;
+}
+
+/**
+ * How a route meets test mode (docs/test-mode.md), checked with the owner's key of the other mode:
+ * - `data` (the default): the route makes or reads one mode's data; the fixture's request is made with the owner's
+ *   live key. The owner's test key gets 404 for a `resource`, never sees a `list`'s live rows (nor the live key
+ *   its test rows), and is answered 2xx for an `action` (it works in test mode too).
+ * - `test-only`: simulations (`POST /test/…`); the request is made with the owner's test key, the live key gets
+ *   403 test_mode_only.
+ * - `merchant`: reads the merchant itself (profile, statistics): both keys get a 2xx.
+ * - `settings`: changes account-wide settings that serve live traffic: the test key gets 403 forbidden.
+ */
+export type ModeBehaviour = "data" | "test-only" | "merchant" | "settings";
 
 /** What the suite sends, without the key (the suite chooses the key). */
 export interface FixtureRequest {
@@ -43,18 +68,20 @@ export type SecurityFixture =
    * The path names one of the owner's resources (`/payment/{id}`): build it, creating the resource
    * through the API or a service if needed. Another merchant's key on the same request → 404 not_found.
    */
-  | { kind: "resource"; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> }
+  | { kind: "resource"; mode?: ModeBehaviour; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> }
   /**
-   * A list answering `{ data: [{ id, … }] }`: `seed` creates one row for the given merchant and returns
-   * its id; each merchant's list must show its own row and never the other's.
+   * A list answering `{ data: [{ id, … }] }`: `seed` creates one row for the given merchant in the given mode and
+   * returns its id; each merchant's list must show its own row and never the other's, and each mode's list its
+   * own mode's row only.
    */
   | {
       kind: "list";
-      seed: (ctx: SecurityContext, merchant: TestMerchant) => Awaitable<string>;
+      mode?: "data";
+      seed: (ctx: SecurityContext, merchant: TestMerchant, mode: KeyMode) => Awaitable<string>;
       request: (ctx: SecurityContext) => Awaitable<FixtureRequest>;
     }
   /** Acts on the caller's own account with no id in the path (`POST /payment/confirm`): key checks only. */
-  | { kind: "action"; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> };
+  | { kind: "action"; mode?: ModeBehaviour; request: (ctx: SecurityContext) => Awaitable<FixtureRequest> };
 
 /** The fixture-table key of a route: `"GET /payment/{id}"`. */
 export const routeKey = (route: Pick<AnyRoute, "method" | "path">) => `${route.method} ${route.path}`;
@@ -102,12 +129,18 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
       });
     };
 
+    const mode = fixture.mode ?? "data";
+    // The mode the valid request is made in, and the other one.
+    const own: KeyMode = mode === "test-only" ? "test" : "live";
+    const otherMode: KeyMode = own === "live" ? "test" : "live";
+
     beforeAll(async () => {
       request = await fixture.request(context());
     });
 
     it("answers the owner's valid request with a declared 2xx (the fixture works)", async () => {
-      const response = await send(context().owner.apiKey);
+      const ctx = context();
+      const response = await send(keyOf(ctx, ctx.owner, own));
       expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(200);
       expect(response.status).toBeLessThan(300);
     });
@@ -155,7 +188,8 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
 
     if (fixture.kind === "resource") {
       it("with another merchant's key: 404 not_found, never 403", async () => {
-        const response = await send(context().other.apiKey);
+        const ctx = context();
+        const response = await send(keyOf(ctx, ctx.other, own));
         expect(response.status, JSON.stringify(response.body)).toBe(404);
         expect(response.body.code).toBe("not_found");
       });
@@ -164,8 +198,8 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
     if (fixture.kind === "list") {
       it("lists each merchant's own rows and never another merchant's", async () => {
         const ctx = context();
-        const ownerRow = await fixture.seed(ctx, ctx.owner);
-        const otherRow = await fixture.seed(ctx, ctx.other);
+        const ownerRow = await fixture.seed(ctx, ctx.owner, "live");
+        const otherRow = await fixture.seed(ctx, ctx.other, "live");
         const ownerIds = ids(await send(ctx.owner.apiKey));
         const otherIds = ids(await send(ctx.other.apiKey));
         expect(ownerIds).toContain(ownerRow);
@@ -173,8 +207,48 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
         expect(otherIds).toContain(otherRow);
         expect(otherIds).not.toContain(ownerRow);
       });
+
+      it("lists each mode's rows to that mode's key only (live vs test)", async () => {
+        const ctx = context();
+        const liveRow = await fixture.seed(ctx, ctx.owner, "live");
+        const testRow = await fixture.seed(ctx, ctx.owner, "test");
+        const liveIds = ids(await send(keyOf(ctx, ctx.owner, "live")));
+        const testIds = ids(await send(keyOf(ctx, ctx.owner, "test")));
+        expect(liveIds).toContain(liveRow);
+        expect(liveIds).not.toContain(testRow);
+        expect(testIds).toContain(testRow);
+        expect(testIds).not.toContain(liveRow);
+      });
+    }
+
+    if (fixture.kind !== "list") {
+      it(`live vs test: ${crossModeExpectation(fixture.kind, mode)}`, async () => {
+        const ctx = context();
+        const response = await send(keyOf(ctx, ctx.owner, otherMode));
+        const detail = JSON.stringify(response.body);
+        if (mode === "test-only") {
+          expect(response.status, detail).toBe(403);
+          expect(response.body.code).toBe("test_mode_only");
+        } else if (mode === "settings") {
+          expect(response.status, detail).toBe(403);
+          expect(response.body.code).toBe("forbidden");
+        } else if (mode === "merchant" || fixture.kind === "action") {
+          expect(response.status, detail).toBeGreaterThanOrEqual(200);
+          expect(response.status, detail).toBeLessThan(300);
+        } else {
+          expect(response.status, detail).toBe(404);
+          expect(response.body.code).toBe("not_found");
+        }
+      });
     }
   });
+}
+
+function crossModeExpectation(kind: "resource" | "action", mode: ModeBehaviour): string {
+  if (mode === "test-only") return "the live key gets 403 test_mode_only";
+  if (mode === "settings") return "the test key gets 403 forbidden (live settings)";
+  if (mode === "merchant") return "the test key reads the merchant too (2xx)";
+  return kind === "action" ? "the test key's request works in test mode (2xx)" : "the test key gets 404 not_found for a live resource";
 }
 
 function ids(response: ApiResponse): string[] {

@@ -11,7 +11,7 @@ import { useTRPC } from "@/lib/trpc/client";
 
 type Pending = { kind: "revoke" | "roll"; id: string } | null;
 
-/** API keys: create (shown once), roll with an overlap, revoke; when each was last used. */
+/** API keys, live or test (docs/test-mode.md): create (shown once), roll with an overlap, revoke; when each was last used. */
 export function ApiKeysCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -41,9 +41,11 @@ export function ApiKeysCard() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const mode = form.get("mode") === "test" ? "test" : "live";
     setNewKey(null);
-    create.mutate({ name: name || null });
+    create.mutate({ name: name || null, mode });
     event.currentTarget.reset();
   }
 
@@ -54,6 +56,13 @@ export function ApiKeysCard() {
         <div className="field">
           <label htmlFor="key-name">Name (optional)</label>
           <input id="key-name" name="name" maxLength={100} placeholder="Production server" />
+        </div>
+        <div className="field">
+          <label htmlFor="key-mode">Mode</label>
+          <select id="key-mode" name="mode" defaultValue="live">
+            <option value="live">Live (sk_live_)</option>
+            <option value="test">Test (sk_test_)</option>
+          </select>
         </div>
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create key"}
@@ -92,7 +101,10 @@ export function ApiKeysCard() {
                   <tr key={key.id}>
                     <td>{key.name ?? "—"}</td>
                     <td>
-                      <code>sk_live_{key.hint}</code>
+                      <code>
+                        {key.mode === "test" ? "sk_test_" : "sk_live_"}
+                        {key.hint}
+                      </code>
                     </td>
                     <td>
                       <StatusBadge status={key.status} />

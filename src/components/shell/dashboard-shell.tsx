@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { signOutAction } from "@/app/dashboard/actions";
 import type { SessionUser } from "@/server/auth/session";
 import { NavLinks, type NavItem } from "./nav-links";
+import { TestModeSwitch } from "./test-mode-switch";
 
 const MERCHANT_NAV: NavItem[] = [
   { href: "/dashboard", label: "Overview" },
@@ -22,11 +23,13 @@ const STAFF_NAV: NavItem[] = [
   { href: "/dashboard/staff/account", label: "Account" },
 ];
 
-export function DashboardShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+/** `testMode`: the merchant's test-mode switch is on (docs/test-mode.md); staff always see live data. */
+export function DashboardShell({ user, testMode, children }: { user: SessionUser; testMode: boolean; children: ReactNode }) {
   const staff = user.role === "staff";
   const root = staff ? "/dashboard/staff" : "/dashboard";
+  const showTestMode = !staff && testMode;
   return (
-    <div className="shell">
+    <div className={`shell${showTestMode ? " shell-test-mode" : ""}`}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -36,6 +39,7 @@ export function DashboardShell({ user, children }: { user: SessionUser; children
             Merchant Payments{staff ? " · Support" : ""}
           </Link>
           <NavLinks items={staff ? STAFF_NAV : MERCHANT_NAV} root={root} />
+          {staff ? null : <TestModeSwitch testMode={testMode} />}
           <div className="shell-user">
             <span>
               Signed in as <strong>{user.email}</strong>
@@ -47,6 +51,12 @@ export function DashboardShell({ user, children }: { user: SessionUser; children
             </form>
           </div>
         </div>
+        {showTestMode ? (
+          <p className="test-mode-banner" role="status">
+            <strong>Test mode</strong> — you are viewing and creating test data: made with <code>sk_test_</code> keys, never
+            in live statistics, webhooks to test endpoints only.
+          </p>
+        ) : null}
       </header>
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}

@@ -8,8 +8,15 @@ describe("API key format", () => {
     expect(isWellFormedApiKey(key)).toBe(true);
   });
 
+  it("generates sk_test_ keys for test mode, whose prefix is covered by the checksum", () => {
+    const key = generateApiKey(false);
+    expect(key).toMatch(/^sk_test_[0-9A-Za-z]{49}$/);
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(isWellFormedApiKey(key.replace("sk_test_", "sk_live_"))).toBe(false);
+  });
+
   it("generates a different key every time", () => {
-    const keys = new Set(Array.from({ length: 200 }, generateApiKey));
+    const keys = new Set(Array.from({ length: 200 }, () => generateApiKey()));
     expect(keys.size).toBe(200);
   });
 

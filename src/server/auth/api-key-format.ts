@@ -1,15 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
 
 /**
- * API keys: `sk_live_` + 43 base62 characters (32 random bytes) + a 6-character base62 CRC32 checksum.
- * The prefix lets secret scanners recognise a leaked key; the checksum lets a mistyped or made-up key be
- * refused without a database query. Only the SHA-256 digest is stored.
+ * API keys: `sk_live_` (or `sk_test_` for test mode, docs/test-mode.md) + 43 base62 characters (32 random bytes)
+ * + a 6-character base62 CRC32 checksum of prefix and body. The prefix lets secret scanners recognise a leaked key
+ * and people tell the modes apart; the checksum lets a mistyped or made-up key be refused without a database
+ * query. Only the SHA-256 digest is stored, and the stored key row, not the prefix, decides the mode.
  */
 export const API_KEY_PREFIX = "sk_live_";
+export const TEST_API_KEY_PREFIX = "sk_test_";
+const PREFIX_LENGTH = API_KEY_PREFIX.length;
 const BODY_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+const KEY_PATTERN = new RegExp(`^(?:${API_KEY_PREFIX}|${TEST_API_KEY_PREFIX})[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+
+/** The prefix of a key of this mode. */
+export function apiKeyPrefix(livemode: boolean): string {
+  return livemode ? API_KEY_PREFIX : TEST_API_KEY_PREFIX;
+}
 
 function toBase62(value: bigint, length: number): string {
   let out = "";
@@ -33,20 +41,22 @@ function crc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function checksum(body: string): string {
-  return toBase62(BigInt(crc32(API_KEY_PREFIX + body)), CHECKSUM_LENGTH);
+function checksum(prefix: string, body: string): string {
+  return toBase62(BigInt(crc32(prefix + body)), CHECKSUM_LENGTH);
 }
 
-export function generateApiKey(): string {
+/** A new key: live unless `livemode` is false. */
+export function generateApiKey(livemode = true): string {
+  const prefix = apiKeyPrefix(livemode);
   const body = toBase62(BigInt("0x" + randomBytes(32).toString("hex")), BODY_LENGTH);
-  return API_KEY_PREFIX + body + checksum(body);
+  return prefix + body + checksum(prefix, body);
 }
 
-/** Shape and checksum only: no database involved. */
+/** Shape and checksum only: no database involved. A live key with its prefix changed to `sk_test_` fails the checksum. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_PATTERN.test(key)) return false;
-  const body = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + BODY_LENGTH);
-  return key.slice(-CHECKSUM_LENGTH) === checksum(body);
+  const body = key.slice(PREFIX_LENGTH, PREFIX_LENGTH + BODY_LENGTH);
+  return key.slice(-CHECKSUM_LENGTH) === checksum(key.slice(0, PREFIX_LENGTH), body);
 }
 
 export function apiKeyDigest(key: string): string {

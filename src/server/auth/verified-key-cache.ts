@@ -9,6 +9,8 @@ const MAX_ENTRIES = 10_000;
 export interface VerifiedKey {
   keyId: string;
   merchantId: string;
+  /** The key's mode: false for an `sk_test_` key (docs/test-mode.md). */
+  livemode: boolean;
   /** Set on a rolled key: it stops working then, even while cached. */
   expiresAt: Date | null;
   /** As last written to the database; drives the once-a-minute `lastUsedAt` update. */

@@ -4,7 +4,7 @@ import { ServiceError } from "@/server/services/errors";
 import { ambiguousAuthorization } from "./refuse-before-next";
 
 /**
- * Resolves `Authorization: Bearer sk_live_…` to the merchant's API-key actor. Missing → 401 unauthenticated
+ * Resolves `Authorization: Bearer sk_live_…` (or `sk_test_…`) to the merchant's API-key actor, with the key's mode. Missing → 401 unauthenticated
  * (with WWW-Authenticate); anything else wrong → one identical invalid_api_key answer.
  */
 export async function authenticateApiKey(ctx: ServiceContext, request: Request): Promise<Extract<Actor, { type: "api_key" }>> {

@@ -54,10 +54,10 @@ export async function handleRoute(
     const execute = (db?: Executor) =>
       withSpan(route.operationId, {}, () => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream }));
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
-    const merchantId = actor.type === "api_key" ? actor.merchantId : undefined;
-    const key = idempotencyKeyOf(request, route, merchantId);
-    const reply = key && merchantId
-      ? await runIdempotently({ runtime, route, request, merchantId, key, body: rawBody, requestId }, execute)
+    const apiKey = actor.type === "api_key" ? actor : undefined;
+    const key = idempotencyKeyOf(request, route, apiKey?.merchantId);
+    const reply = key && apiKey
+      ? await runIdempotently({ runtime, route, request, merchantId: apiKey.merchantId, livemode: apiKey.livemode, key, body: rawBody, requestId }, execute)
       : await execute();
     response = jsonResponse(reply, requestId, limitHeaders);
   } catch (error) {

@@ -30,9 +30,18 @@ export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: 
   return key;
 }
 
-/** Runs the handler at most once per (merchant, method, path, key) and body; replays its stored answer after. */
+/**
+ * The stored `path` of a key: the request's path, preceded by `test ` in test mode, so a test key reusing a live
+ * key's Idempotency-Key is a different request and never replays a live answer (docs/test-mode.md). A URL path
+ * never holds a space, so no live path can equal a test one.
+ */
+export function scopedPath(pathname: string, livemode: boolean): string {
+  return livemode ? pathname : `test ${pathname}`;
+}
+
+/** Runs the handler at most once per (merchant, mode, method, path, key) and body; replays its stored answer after. */
 export function runIdempotently(
-  options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; key: string; body: unknown; requestId: string },
+  options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; livemode: boolean; key: string; body: unknown; requestId: string },
   /** Runs the handler; with `db`, on that transaction instead of the root database. */
   execute: (db?: Executor) => Promise<Reply>,
 ): Promise<Reply> {
@@ -42,7 +51,7 @@ export function runIdempotently(
       db: runtime.database.db,
       log: runtime.log,
       now: runtime.now(),
-      scope: { merchantId: options.merchantId, method: request.method, path: new URL(request.url).pathname, key: options.key },
+      scope: { merchantId: options.merchantId, method: request.method, path: scopedPath(new URL(request.url).pathname, options.livemode), key: options.key },
       digest: createHash("sha256").update(canonicalJson(options.body ?? null)).digest("hex"),
       policy: route.idempotency || DEFAULT_POLICY,
       errorAnswer: (error) => ({ status: error.status, body: problemBody(error.code, error.detail, requestId, error.errors) }),

@@ -18,6 +18,8 @@ export const EXAMPLE_IDS = {
 };
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
+/** A test-mode key (docs/test-mode.md), with a valid checksum. */
+export const EXAMPLE_TEST_API_KEY = "sk_test_hSg0Svhb68PWdkBTv61WYiUXt5JNlzyDCHQ38BagSb03h6GMi";
 export const EXAMPLE_WEBHOOK_SECRET = "whsec_MvRzcr4AflParREFFxgvtlo9XHHaYSilAHPYHSZUjz0=";
 
 export const EXAMPLE_MERCHANT = {

@@ -3,13 +3,17 @@ import type { Env } from "@/env";
 import type { Executor } from "@/server/db/types";
 import { ServiceError } from "./errors";
 
-/** Who is acting. The merchant a verb works on always comes from here, never from input. */
+/**
+ * Who is acting. The merchant a verb works on always comes from here, never from input; so does the mode
+ * (docs/test-mode.md): `livemode` is the API key's, or the dashboard's test-mode switch. Staff and the system
+ * act in live mode unless they name the mode of the data they act on.
+ */
 export type Actor =
-  | { type: "api_key"; merchantId: string; keyId: string }
-  | { type: "user"; merchantId: string; userId: string }
+  | { type: "api_key"; merchantId: string; keyId: string; livemode: boolean }
+  | { type: "user"; merchantId: string; userId: string; livemode?: boolean }
   /** Support staff; `merchantId` is set when acting on one merchant's data (read-only view, retry). */
-  | { type: "staff"; userId: string; merchantId?: string }
-  | { type: "system"; merchantId?: string }
+  | { type: "staff"; userId: string; merchantId?: string; livemode?: boolean }
+  | { type: "system"; merchantId?: string; livemode?: boolean }
   /** An unauthenticated caller (register, login); `ip` feeds rate limits, never stored. */
   | { type: "anonymous"; ip?: string };
 
@@ -32,12 +36,44 @@ export function requireMerchantId(ctx: ServiceContext): string {
 }
 
 /**
+ * The mode of the data this context sees and makes: `false` for test mode. Every query on payments, invoices,
+ * events, deliveries, endpoints and reconciliations filters on it next to the merchant (docs/test-mode.md).
+ */
+export function livemodeOf(ctx: ServiceContext): boolean {
+  const { actor } = ctx;
+  return actor.type === "anonymous" ? true : (actor.livemode ?? true);
+}
+
+/** The merchant and mode a merchant-scoped query filters on (`requireMerchantId` plus `livemodeOf`). */
+export function requireMerchantScope(ctx: ServiceContext): MerchantScope {
+  return { merchantId: requireMerchantId(ctx), livemode: livemodeOf(ctx) };
+}
+
+export interface MerchantScope {
+  merchantId: string;
+  livemode: boolean;
+}
+
+/**
  * The merchant a change is made for. Staff open a merchant read-only: the few writes they may make on a
  * merchant's behalf (retrying a delivery, reconciling) have verbs of their own that allow it explicitly.
  */
 export function requireMerchantWriter(ctx: ServiceContext): string {
   if (ctx.actor.type === "staff") throw new ServiceError("forbidden", "Support staff cannot change merchant settings.");
   return requireMerchantId(ctx);
+}
+
+/**
+ * The merchant whose account-wide settings (profile, webhook URL, published keys, live API keys) a change is made
+ * for. Those serve live traffic, so an `sk_test_` key cannot change them: a leaked test key must never redirect
+ * live webhooks or swap the keys the world trusts (docs/test-mode.md). The dashboard can, whatever its switch says.
+ */
+export function requireSettingsWriter(ctx: ServiceContext): string {
+  const merchantId = requireMerchantWriter(ctx);
+  if (ctx.actor.type === "api_key" && !ctx.actor.livemode) {
+    throw new ServiceError("forbidden", "A test key cannot change your account's settings; use a live key or the dashboard.");
+  }
+  return merchantId;
 }
 
 /**

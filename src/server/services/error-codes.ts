@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, title: "Invalid API key" },
   invalid_credentials: { status: 401, title: "Invalid credentials" },
   forbidden: { status: 403, title: "Forbidden" },
+  test_mode_only: { status: 403, title: "Test mode only" },
   not_found: { status: 404, title: "Not found" },
   invoice_not_found: { status: 404, title: "Invoice not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },

@@ -14,10 +14,12 @@ export interface TrpcContext {
   runtime: Runtime;
   session: SessionUser | null;
   requestId: string;
+  /** The dashboard's test-mode switch (auth/dashboard-mode.ts): merchant procedures act in this mode. */
+  livemode: boolean;
 }
 
-export function createTrpcContext(runtime: Runtime, session: SessionUser | null): TrpcContext {
-  return { runtime, session, requestId: newId("request") };
+export function createTrpcContext(runtime: Runtime, session: SessionUser | null, livemode = true): TrpcContext {
+  return { runtime, session, requestId: newId("request"), livemode };
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -76,7 +78,7 @@ async function countCall(ctx: TrpcContext, session: SessionUser): Promise<void> 
   await rateLimitsFor(ctx.runtime).consume([{ policy, subject: session.id }]);
 }
 
-/** A signed-in merchant user; the service context acts for their merchant only. */
+/** A signed-in merchant user; the service context acts for their merchant only, in the switch's mode. */
 export const merchantProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (!session || session.role !== "merchant" || !session.merchantId) {
@@ -85,13 +87,16 @@ export const merchantProcedure = publicProcedure.use(async ({ ctx, next }) => {
   await countCall(ctx, session);
   const service = createServiceContext(
     ctx.runtime,
-    { type: "user", userId: session.id, merchantId: session.merchantId },
+    { type: "user", userId: session.id, merchantId: session.merchantId, livemode: ctx.livemode },
     ctx.requestId,
   );
   return next({ ctx: { ...ctx, session, service } });
 });
 
-/** Support staff; verbs acting on one merchant's data take a context built with `forMerchant`. */
+/**
+ * Support staff; verbs acting on one merchant's data take a context built with `forMerchant`. Staff act in live
+ * mode (docs/test-mode.md): the switch is the merchant's.
+ */
 export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = ctx.session;
   if (!session || session.role !== "staff") throw new TRPCError({ code: "FORBIDDEN", message: "Support staff only." });

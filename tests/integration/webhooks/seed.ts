@@ -36,15 +36,16 @@ export async function seedDueDeliveries(db: Executor, input: { merchantId: strin
   return { eventIds: eventRows.map((event) => event.id), deliveryIds: deliveryRows.map((delivery) => delivery.id) };
 }
 
-/** One failed delivery (of a fresh payment.failed event) for a merchant; returns the delivery id. */
-export async function seedFailedDelivery(db: Executor, merchantId: string): Promise<string> {
+/** One failed delivery (of a fresh payment.failed event) for a merchant, live unless `livemode: false`; returns the delivery id. */
+export async function seedFailedDelivery(db: Executor, merchantId: string, { livemode = true } = {}): Promise<string> {
   const now = new Date();
   const eventId = newId("event");
   const id = newId("delivery");
-  await db.insert(events).values({ id: eventId, merchantId, type: "payment.failed", data: {}, createdAt: now });
+  await db.insert(events).values({ id: eventId, merchantId, livemode, type: "payment.failed", data: {}, createdAt: now });
   await db.insert(webhookDeliveries).values({
     id,
     merchantId,
+    livemode,
     eventId,
     endpointId: await defaultEndpointId(db, merchantId),
     url: "https://hooks.example.com/in",

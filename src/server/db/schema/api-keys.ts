@@ -1,5 +1,5 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz } from "./columns";
+import { createdAt, livemode, timestamptz } from "./columns";
 import { merchants } from "./merchants";
 
 /** API keys are stored only as a SHA-256 digest (hex) plus a display hint; the plaintext is shown once. */
@@ -14,6 +14,8 @@ export const apiKeys = pgTable(
     digest: text("digest").notNull(),
     /** "…" + last four characters, for recognising a key in lists. */
     hint: text("hint").notNull(),
+    /** `sk_test_` keys act on test data only (docs/test-mode.md). */
+    livemode: livemode(),
     lastUsedAt: timestamptz("last_used_at"),
     /** Set when a key is rolled: the old key keeps working until then. */
     expiresAt: timestamptz("expires_at"),

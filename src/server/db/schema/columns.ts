@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { customType } from "drizzle-orm/pg-core";
+import { boolean, customType } from "drizzle-orm/pg-core";
 import { dateFromPgText } from "../pg-timestamp";
 
 /**
@@ -18,3 +18,9 @@ export const timestamptz = (name: string) => timestamptzType(name);
 
 export const createdAt = () => timestamptz("created_at").notNull().default(sql`now()`);
 export const updatedAt = () => timestamptz("updated_at").notNull().default(sql`now()`);
+
+/**
+ * Test mode (docs/test-mode.md): `false` on everything made with an `sk_test_` key or in the dashboard's test
+ * mode. Rows from before test mode existed are live. Every merchant-scoped read filters on it next to merchant_id.
+ */
+export const livemode = () => boolean("livemode").notNull().default(true);

@@ -1,6 +1,6 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { eventTypes } from "../../../lib/event-types";
-import { createdAt } from "./columns";
+import { createdAt, livemode } from "./columns";
 import { merchants } from "./merchants";
 
 export { eventTypes, type EventType } from "../../../lib/event-types";
@@ -13,6 +13,7 @@ export const events = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    livemode: livemode(),
     type: text("type", { enum: eventTypes }).notNull(),
     /** The `data` object of the webhook body. */
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
@@ -21,7 +22,7 @@ export const events = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("events_merchant_created_idx").on(table.merchantId, table.createdAt),
+    index("events_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt),
     index("events_subject_idx").on(table.subjectId),
     // Retention: the worker prunes the oldest events in small batches (services/events/prune.ts).
     index("events_created_idx").on(table.createdAt),

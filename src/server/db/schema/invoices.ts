@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, numeric, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
 
 export const invoiceStatuses = ["open", "processing", "paid", "expired", "void"] as const;
@@ -20,6 +20,7 @@ export const invoices = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    livemode: livemode(),
     orderId: text("order_id"),
     /** Exact decimals; read and written as strings, never floats. */
     amount: numeric("amount").notNull(),
@@ -39,11 +40,12 @@ export const invoices = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    // One live invoice per order: a voided one frees its orderId for a new invoice.
+    // One invoice per order that is not void (per mode: test orders never collide with live ones); a voided
+    // one frees its orderId for a new invoice.
     uniqueIndex("invoices_merchant_order_key")
-      .on(table.merchantId, table.orderId)
+      .on(table.merchantId, table.livemode, table.orderId)
       .where(sql`${table.orderId} is not null and ${table.status} <> 'void'`),
-    index("invoices_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc()),
+    index("invoices_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc()),
     // The expiry sweep reads only the invoices still waiting for money, soonest first.
     index("invoices_due_idx").on(table.expiresAt).where(sql`${table.status} in ('open', 'processing')`),
   ],

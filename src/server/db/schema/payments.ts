@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, numeric, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
 
 export const paymentStatuses = ["pending", "confirmed", "failed"] as const;
@@ -13,6 +13,7 @@ export const payments = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    livemode: livemode(),
     externalId: text("external_id").notNull(),
     /** Exact decimal; read and written as a string, never a float. */
     amount: numeric("amount").notNull(),
@@ -33,13 +34,14 @@ export const payments = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    uniqueIndex("payments_merchant_external_key").on(table.merchantId, table.externalId),
+    uniqueIndex("payments_merchant_external_key").on(table.merchantId, table.livemode, table.externalId),
     // Keyset pagination, newest first: (created_at, id) within a merchant.
-    index("payments_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc()),
+    index("payments_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc()),
     // Statistics: an index-only scan of a merchant's date range with everything the aggregation reads
     // (≈ 2× faster than the keyset index plus heap reads at 100k payments; bench/payments-stats.ts).
     index("payments_merchant_created_stats_idx").on(
       table.merchantId,
+      table.livemode,
       table.createdAt,
       table.status,
       table.currency,
@@ -48,12 +50,13 @@ export const payments = pgTable(
     // The same, by when the payment happened (`occurredAt`, else creation): imported history spreads over its real days.
     index("payments_merchant_occurred_stats_idx").on(
       table.merchantId,
+      table.livemode,
       sql`coalesce(${table.occurredAt}, ${table.createdAt})`,
       table.status,
       table.currency,
       table.amount,
     ),
-    index("payments_merchant_status_currency_idx").on(table.merchantId, table.status, table.currency),
+    index("payments_merchant_status_currency_idx").on(table.merchantId, table.livemode, table.status, table.currency),
     // An invoice's attached payments (their sums are recomputed on every change).
     index("payments_merchant_invoice_idx").on(table.merchantId, table.invoiceId),
     index("payments_merchant_reference_idx").on(table.merchantId, table.reference),

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
 
 export const reconciliationLineStatuses = ["matched", "mismatched", "missingInLedger", "missingInFile", "malformed"] as const;
@@ -25,6 +25,8 @@ export const reconciliations = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    /** A test-mode report matches test payments only, and is seen only in test mode (docs/test-mode.md). */
+    livemode: livemode(),
     status: text("status", { enum: ["processing", "complete"] }).notNull(),
     /** The window for `missingInFile` (payments created in it); null when neither the file nor the caller gave one. */
     windowFrom: timestamptz("window_from"),
@@ -37,7 +39,7 @@ export const reconciliations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("reconciliations_merchant_created_idx").on(table.merchantId, table.createdAt.desc(), table.id.desc())],
+  (table) => [index("reconciliations_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc())],
 );
 
 /**

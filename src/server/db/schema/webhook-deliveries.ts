@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { events } from "./events";
 import { merchants } from "./merchants";
 import { webhookEndpoints } from "./webhook-endpoints";
@@ -21,6 +21,8 @@ export const webhookDeliveries = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    /** The event's mode: test events go only to test endpoints (docs/test-mode.md). */
+    livemode: livemode(),
     eventId: text("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
@@ -59,6 +61,7 @@ export const webhookDeliveries = pgTable(
       .where(sql`${table.status} = 'delivering'`),
     index("webhook_deliveries_merchant_status_idx").on(
       table.merchantId,
+      table.livemode,
       table.status,
       table.createdAt.desc(),
       table.id.desc(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, timestamptz, updatedAt } from "./columns";
+import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
 
 export const endpointStatuses = ["enabled", "disabled"] as const;
@@ -21,6 +21,8 @@ export const webhookEndpoints = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    /** Test endpoints receive test events only, live endpoints live events only (docs/test-mode.md); the default is live. */
+    livemode: livemode(),
     url: text("url"),
     description: text("description"),
     eventTypes: text("event_types").array(),
@@ -33,7 +35,7 @@ export const webhookEndpoints = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
-    index("webhook_endpoints_merchant_idx").on(table.merchantId, table.createdAt, table.id),
+    index("webhook_endpoints_merchant_idx").on(table.merchantId, table.livemode, table.createdAt, table.id),
     uniqueIndex("webhook_endpoints_default_key").on(table.merchantId).where(sql`${table.isDefault}`),
   ],
 );

@@ -1,5 +1,6 @@
 import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
+import { apiKeyRoutes } from "./api-keys";
 import { eventRoutes } from "./events";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
@@ -8,6 +9,7 @@ import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
+import { testModeRoutes } from "./test-mode";
 import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
 
@@ -20,6 +22,7 @@ export const routes: readonly AnyRoute[] = [
   healthReady,
   openApiRoute(() => openApiDocument()),
   ...merchantRoutes,
+  ...apiKeyRoutes,
   ...publishedKeyRoutes,
   ...paymentRoutes,
   ...invoiceRoutes,
@@ -27,6 +30,7 @@ export const routes: readonly AnyRoute[] = [
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...reconciliationRoutes,
+  ...testModeRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

@@ -72,7 +72,8 @@ export const updateMerchantRoute = defineRoute({
   summary: "Update your merchant profile",
   description:
     "Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces " +
-    "the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks.",
+    "the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks. " +
+    "Live keys only: a test key gets 403 `forbidden` (docs/test-mode.md).",
   tags: ["Merchants"],
   auth: "api_key",
   params: merchantParams,
@@ -85,7 +86,7 @@ export const updateMerchantRoute = defineRoute({
       example: { ...EXAMPLE_MERCHANT, webhookEvents: ["payment.confirmed", "payment.failed"] },
     },
   },
-  errors: ["not_found", "webhook_url_rejected"],
+  errors: ["not_found", "forbidden", "webhook_url_rejected"],
   handler: async ({ ctx, params, body }) => ({
     status: 200,
     body: await updateMerchant({ ctx, input: { ...body, id: params.id } }),

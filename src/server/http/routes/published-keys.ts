@@ -39,7 +39,7 @@ export const publishKeysRoute = defineRoute({
       example: { data: [EXAMPLE_PUBLISHED_KEY] },
     },
   },
-  errors: ["private_key_material", "unsupported_key", "key_too_large", "too_many_keys"],
+  errors: ["forbidden", "private_key_material", "unsupported_key", "key_too_large", "too_many_keys"],
   handler: async ({ ctx, body }) => ({ status: 201, body: await publishKeys({ ctx, input: body }) }),
 });
 
@@ -53,6 +53,7 @@ export const revokePublishedKeyRoute = defineRoute({
   tags: ["Published keys"],
   auth: "api_key",
   params: publishedKeyIdParams,
+  errors: ["forbidden"],
   responses: {
     200: {
       description: "The revoked key.",

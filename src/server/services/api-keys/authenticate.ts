@@ -13,7 +13,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 // The statement every authenticated request may run (a cache miss): built once per database.
 const activeKeyByDigest = (db: Executor) =>
   db
-    .select({ keyId: apiKeys.id, merchantId: apiKeys.merchantId, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ keyId: apiKeys.id, merchantId: apiKeys.merchantId, livemode: apiKeys.livemode, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
     .where(
@@ -28,7 +28,7 @@ const activeKeyByDigest = (db: Executor) =>
     .prepare("api_key_by_digest");
 
 /**
- * The merchant and key an API key stands for, or one identical `invalid_api_key` whatever is wrong with it
+ * The merchant, key and mode (docs/test-mode.md) an API key stands for, or one identical `invalid_api_key` whatever is wrong with it
  * (malformed, unknown, revoked, expired, merchant inactive), so the answer is no oracle for which check failed.
  * Verified keys are cached for a few seconds (auth/verified-key-cache.ts); use is recorded at most once a minute.
  */
@@ -43,7 +43,7 @@ export async function authenticateApiKey({ ctx, input }: { ctx: ServiceContext; 
     verified = verifiedKeys.set(digest, row, now);
   }
   await touchLastUsed(ctx, verified, now);
-  return { merchantId: verified.merchantId, keyId: verified.keyId };
+  return { merchantId: verified.merchantId, keyId: verified.keyId, livemode: verified.livemode };
 }
 
 /**

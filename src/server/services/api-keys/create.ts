@@ -4,15 +4,20 @@ import { withTransaction } from "@/server/db/transaction";
 import { apiKeyDigest, apiKeyHint, generateApiKey } from "@/server/auth/api-key-format";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantWriter, requireSettingsWriter, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { ServiceError } from "../errors";
 import { createApiKeyInput, MAX_ACTIVE_API_KEYS, toApiKey, type CreateApiKeyInput } from "./schemas";
 
-/** Creates an API key for the context's merchant; the plaintext `key` is returned this once only. */
+/**
+ * Creates an API key for the context's merchant, live or test (`mode`, docs/test-mode.md); the plaintext `key` is
+ * returned this once only. A live key and the dashboard make keys of either mode; a test key makes test keys
+ * only, so a leaked test key (kept in CI, on laptops) cannot be turned into a live one.
+ */
 export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input: CreateApiKeyInput }) {
   const merchantId = requireMerchantWriter(ctx);
   const data = validateInput(createApiKeyInput, input);
+  if (data.mode === "live") requireSettingsWriter(ctx);
   return withTransaction(ctx.db, async (tx) => {
     // Lock the merchant row: concurrent creates queue up here, so the cap below holds.
     await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId)).for("update");
@@ -23,7 +28,8 @@ export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input:
     if ((active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
       throw new ServiceError("too_many_keys", `A merchant can hold ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one first.`);
     }
-    const key = generateApiKey();
+    const livemode = data.mode === "live";
+    const key = generateApiKey(livemode);
     const [row] = await tx
       .insert(apiKeys)
       .values({
@@ -32,12 +38,13 @@ export async function createApiKey({ ctx, input }: { ctx: ServiceContext; input:
         name: data.name ?? null,
         digest: apiKeyDigest(key),
         hint: apiKeyHint(key),
+        livemode,
         createdAt: ctx.now(),
       })
       .returning();
     await recordAudit({
       ctx: inTransaction(ctx, tx),
-      input: { action: "api_key.created", targetType: "api_key", targetId: row!.id, merchantId },
+      input: { action: "api_key.created", targetType: "api_key", targetId: row!.id, merchantId, details: { mode: data.mode } },
     });
     return { apiKey: toApiKey(row!, ctx.now()), key };
   });

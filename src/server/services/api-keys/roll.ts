@@ -11,7 +11,7 @@ import { getApiKeyForMerchant } from "./get";
 import { rollApiKeyInput, toApiKey, type RollApiKeyInput } from "./schemas";
 
 /**
- * Replaces a key with a new one (same name). The old key keeps working for `overlapSeconds` (≤ 24 h,
+ * Replaces a key with a new one (same name and mode). The old key keeps working for `overlapSeconds` (≤ 24 h,
  * 0 = stops now) so the merchant can deploy the new one without downtime. The new key's plaintext is
  * returned this once.
  */
@@ -33,7 +33,7 @@ export async function rollApiKey({ ctx, input }: { ctx: ServiceContext; input: R
       .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId)))
       .returning();
     // After the update: the old key no longer counts towards the cap on active keys.
-    const created = await createApiKey({ ctx: txCtx, input: { name: old.name } });
+    const created = await createApiKey({ ctx: txCtx, input: { name: old.name, mode: old.livemode ? "live" : "test" } });
     await recordAudit({
       ctx: txCtx,
       input: {

@@ -11,7 +11,14 @@ export const DEFAULT_ROLL_OVERLAP_SECONDS = 60 * 60;
 const keyName = z.string().trim().min(1).max(100);
 const keyId = z.string().min(1).max(64);
 
-export const createApiKeyInput = z.strictObject({ name: keyName.nullish() });
+export const apiKeyModes = ["live", "test"] as const;
+export type ApiKeyMode = (typeof apiKeyModes)[number];
+
+/** `mode` defaults to `live`: a body-less create makes the same live key it always did (docs/test-mode.md). */
+export const createApiKeyInput = z.strictObject({
+  mode: z.enum(apiKeyModes).default("live").describe("`test` makes an `sk_test_` key that sees and makes test data only."),
+  name: keyName.nullish(),
+});
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
 export const apiKeyIdInput = z.strictObject({ id: keyId });
@@ -37,6 +44,8 @@ export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string().nullable(),
   hint: z.string(),
+  /** `test`: an `sk_test_` key (docs/test-mode.md). */
+  mode: z.enum(apiKeyModes),
   /** `expiring`: rolled, works until `expiresAt`. */
   status: z.enum(apiKeyStatuses),
   lastUsedAt: z.iso.datetime().nullable(),
@@ -56,6 +65,7 @@ export function toApiKey(row: ApiKeyRow, now: Date) {
     id: row.id,
     name: row.name,
     hint: row.hint,
+    mode: row.livemode ? ("live" as const) : ("test" as const),
     status: apiKeyStatus(row, now),
     lastUsedAt: row.lastUsedAt,
     expiresAt: row.expiresAt,

@@ -5,7 +5,7 @@ import { rowsOf } from "@/server/db/rows";
 import type { Executor } from "@/server/db/types";
 import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 import { MAX_ENDPOINTS_PER_MERCHANT } from "../webhook-endpoints/limits";
 
 export interface EmitEventInput {
@@ -16,6 +16,8 @@ export interface EmitEventInput {
   subjectId?: string;
   /** Leave this endpoint out (the endpoint a `webhook.endpoint_disabled` event is about). */
   exceptEndpointId?: string;
+  /** The event's mode: its subject's (a test payment's events are test events); else the context's. */
+  livemode?: boolean;
 }
 
 /**
@@ -28,10 +30,12 @@ export interface EmitEventInput {
  * deliveries from the merchant's endpoint rows, where the query builder would take three round trips. Delivery
  * ids are made here (time-sortable ULIDs), one per possible endpoint, and handed out by the endpoints' order.
  * A delivery inserted also notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts).
+ *
+ * Test events (docs/test-mode.md) go to the merchant's test endpoints only, live events to live endpoints only.
  */
 export function emitEvent({ ctx, input }: { ctx: ServiceContext; input: EmitEventInput }): Promise<EmittedEvent> {
   return withSpan("outbox.write", { attributes: { "event.type": input.type } }, async (span) => {
-    const written = await writeEvent(ctx.db, { ...input, merchantId: requireMerchantId(ctx), now: ctx.now(), traceParent: traceParentOf(span) });
+    const written = await writeEvent(ctx.db, { ...input, merchantId: requireMerchantId(ctx), livemode: input.livemode ?? livemodeOf(ctx), now: ctx.now(), traceParent: traceParentOf(span) });
     span?.setAttributes({ "event.id": written.event.id, "webhook.delivery_id": written.deliveryId ?? "" });
     return written;
   });
@@ -44,28 +48,31 @@ export interface EmittedEvent {
   deliveryIds: string[];
 }
 
-/** `emitEvent` where there is no service context: the delivery worker's own events (endpoint health). */
+/**
+ * `emitEvent` where there is no service context: the delivery worker's own events (endpoint health), in the mode
+ * of the endpoint they are about.
+ */
 export async function writeEvent(
   db: Executor,
-  input: EmitEventInput & { merchantId: string; now: Date; traceParent?: string | null },
+  input: EmitEventInput & { merchantId: string; livemode: boolean; now: Date; traceParent?: string | null },
 ): Promise<EmittedEvent> {
-  const { merchantId, now } = input;
-  const event: EventRow = { id: newId("event"), merchantId, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
+  const { merchantId, livemode, now } = input;
+  const event: EventRow = { id: newId("event"), merchantId, livemode, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
   const at = now.toISOString();
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_MERCHANT }, () => newId("delivery"));
   const result = await db.execute(sql`
     with new_event as (
-      insert into ${events} (id, merchant_id, type, data, subject_id, created_at)
-      values (${event.id}, ${merchantId}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
+      insert into ${events} (id, merchant_id, livemode, type, data, subject_id, created_at)
+      values (${event.id}, ${merchantId}, ${livemode}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
     ), targets as (
       select e.id, e.url, row_number() over (order by e.created_at, e.id) as n
       from ${webhookEndpoints} e
-      where e.merchant_id = ${merchantId} and e.url is not null and e.status = 'enabled'
+      where e.merchant_id = ${merchantId} and e.livemode = ${livemode} and e.url is not null and e.status = 'enabled'
         and (e.event_types is null or ${event.type}::text = any(e.event_types))
         and e.id is distinct from ${input.exceptEndpointId ?? null}::text
     )
-    insert into ${webhookDeliveries} (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
-    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent ?? null}, ${at}::text::timestamptz, ${at}::text::timestamptz
+    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
+    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${livemode}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent ?? null}, ${at}::text::timestamptz, ${at}::text::timestamptz
     from targets t
     where t.n <= ${MAX_ENDPOINTS_PER_MERCHANT}::int
     returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);

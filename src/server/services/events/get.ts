@@ -2,19 +2,19 @@ import { and, asc, eq } from "drizzle-orm";
 import { isId } from "@/lib/ids";
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { toDelivery } from "../webhooks/schemas";
 import { renderEvent } from "./render";
 
 /** One of the merchant's events with its deliveries (one per endpoint it went to); another merchant's → 404. */
 export async function getEvent({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   if (!isId("event", input.id)) throw new NotFoundError("event");
   const [event] = await ctx.db
     .select()
     .from(events)
-    .where(and(eq(events.id, input.id), eq(events.merchantId, merchantId)));
+    .where(and(eq(events.id, input.id), eq(events.merchantId, merchantId), eq(events.livemode, livemode)));
   if (!event) throw new NotFoundError("event");
   await recordStaffRead({ ctx, input: { view: "event", target: { type: "event", id: event.id } } });
   const deliveries = await ctx.db

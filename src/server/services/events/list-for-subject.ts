@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { isId } from "@/lib/ids";
 import { events, invoices, payments, webhookDeliveries } from "@/server/db/schema";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { validateInput } from "../validate";
 
@@ -11,10 +11,10 @@ export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min
 /**
  * The events about one of the merchant's payments or invoices, oldest first, each with its
  * webhook deliveries: the history a payment's detail view shows. A payment that is not the merchant's
- * (another merchant's, or none) is a 404, as everywhere: an empty list would say less, and differently.
+ * (another merchant's, the other mode's, or none) is a 404, as everywhere: an empty list would say less, and differently.
  */
 export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { subjectId } = validateInput(listSubjectEventsInput, input);
   // Payments and invoices have histories; the id's prefix says which table scopes it to the merchant.
   const subject = isId("payment", subjectId) ? payments : isId("invoice", subjectId) ? invoices : undefined;
@@ -23,8 +23,8 @@ export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext
   const joined = await ctx.db
     .select({ event: events })
     .from(subject)
-    .leftJoin(events, and(eq(events.merchantId, subject.merchantId), eq(events.subjectId, subject.id)))
-    .where(and(eq(subject.merchantId, merchantId), eq(subject.id, subjectId)))
+    .leftJoin(events, and(eq(events.merchantId, subject.merchantId), eq(events.livemode, subject.livemode), eq(events.subjectId, subject.id)))
+    .where(and(eq(subject.merchantId, merchantId), eq(subject.livemode, livemode), eq(subject.id, subjectId)))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(200);
   if (joined.length === 0) throw new NotFoundError(subject === payments ? "payment" : "invoice");
@@ -33,7 +33,7 @@ export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext
     ? await ctx.db
         .select()
         .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.merchantId, merchantId), inArray(webhookDeliveries.eventId, rows.map((row) => row.id))))
+        .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.livemode, livemode), inArray(webhookDeliveries.eventId, rows.map((row) => row.id))))
         .orderBy(asc(webhookDeliveries.createdAt))
     : [];
   return {

@@ -3,7 +3,7 @@ import { decodeTime } from "ulid";
 import { z } from "zod";
 import { ID_PREFIXES } from "@/lib/ids";
 import { events } from "@/server/db/schema";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { renderEvent } from "./render";
 
@@ -26,13 +26,13 @@ export const listSettledEventsInput = z.strictObject({
 const CLOCK_ALLOWANCE = "1 second";
 
 /**
- * The merchant's events after `after`, in id order (ids are ULIDs: they sort as events happened), that are
+ * The merchant's events of the caller's mode after `after`, in id order (ids are ULIDs: they sort as events happened), that are
  * settled: created before every transaction still open on the database began. An event is inserted inside
  * the transaction of the change it records and becomes visible only at commit, so a later id can be visible
  * before an earlier one; reading only below that horizon means a cursor never skips an event committed late.
  */
 export async function listSettledEvents({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof listSettledEventsInput> }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { after, limit } = validateInput(listSettledEventsInput, input);
   // Ids carry their creation time: bounding createdAt from it lets the (merchant_id, created_at) index serve.
   const since = after ? new Date(decodeTime(after.slice(ID_PREFIXES.event.length + 1).toUpperCase()) - 60_000) : undefined;
@@ -45,6 +45,8 @@ export async function listSettledEvents({ ctx, input }: { ctx: ServiceContext; i
     .where(
       and(
         eq(events.merchantId, merchantId),
+        // The key's mode only (docs/test-mode.md): `npm run listen` with a test key streams test events.
+        eq(events.livemode, livemode),
         after ? gt(events.id, after) : undefined,
         since ? gte(events.createdAt, since) : undefined,
         lt(events.createdAt, horizon),

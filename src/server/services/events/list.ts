@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, like, lt, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { events, eventTypes } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { validateInput } from "../validate";
 import { renderEvent } from "./render";
@@ -13,13 +13,14 @@ import { listEventsInput, type ListEventsInput } from "./schemas";
  * missed webhooks reads to catch up (docs/webhooks.md, "Event log"). Kept `WEBHOOK_EVENT_RETENTION_DAYS`.
  */
 export async function listEvents({ ctx, input }: { ctx: ServiceContext; input: ListEventsInput }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { limit, cursor, type, since, until, subjectId } = validateInput(listEventsInput, input, "query");
-  const scope = `events:${merchantId}`;
+  const scope = `events:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, cursor);
   await recordStaffRead({ ctx, input: { view: "events" } });
   const conditions: (SQL | undefined)[] = [
     eq(events.merchantId, merchantId),
+    eq(events.livemode, livemode),
     type === undefined ? undefined : typeCondition(type),
     since ? gte(events.createdAt, new Date(since)) : undefined,
     until ? lt(events.createdAt, new Date(until)) : undefined,

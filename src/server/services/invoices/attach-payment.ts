@@ -16,7 +16,7 @@ export function namesInvoice(invoiceId: string | null | undefined): invoiceId is
 
 /**
  * Applies a payment that was just recorded or changed status to the invoice it names, inside the payment's
- * transaction (payments/confirm.ts). Takes the invoice's row lock, then recomputes the sums from the attached
+ * transaction (payments/confirm.ts), in the payment's mode: a test payment never names a live invoice, nor the reverse. Takes the invoice's row lock, then recomputes the sums from the attached
  * payments: concurrent payments on one invoice apply one after another, each seeing the others' committed
  * rows, so the amounts are exact and a status change (one `invoice.paid`) happens once. Lock order is always
  * payment row, then invoice row, so it cannot deadlock with another confirm.
@@ -25,7 +25,7 @@ export function namesInvoice(invoiceId: string | null | undefined): invoiceId is
  * period; failed payments are always accepted) roll the payment back with it.
  */
 export async function attachPaymentToInvoice(ctx: ServiceContext, payment: PaymentRow): Promise<InvoiceRow> {
-  const locked = await findInvoice(ctx.db, payment.merchantId, payment.invoiceId!, { forUpdate: true });
+  const locked = await findInvoice(ctx.db, payment, payment.invoiceId!, { forUpdate: true });
   if (!locked) throw new ServiceError("invoice_not_found", `No invoice ${payment.invoiceId} of yours; nothing was recorded.`);
   if (locked.currency !== payment.currency) {
     throw new ServiceError("currency_mismatch", `Invoice ${locked.id} is in ${locked.currency}; this payment is in ${payment.currency}.`);
@@ -42,7 +42,7 @@ export async function attachPaymentToInvoice(ctx: ServiceContext, payment: Payme
       pending: sql<string>`coalesce(sum(${payments.amount}) filter (where ${payments.status} = 'pending'), 0)::text`,
     })
     .from(payments)
-    .where(and(eq(payments.merchantId, row.merchantId), eq(payments.invoiceId, row.id)));
+    .where(and(eq(payments.merchantId, row.merchantId), eq(payments.livemode, row.livemode), eq(payments.invoiceId, row.id)));
   const next = settle(row, sums!.paid, sums!.pending, now);
   const [updated] = await ctx.db
     .update(invoices)

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { invoices, type InvoiceRow, type InvoiceStatusDetail } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { inTransaction, type ServiceContext } from "../context";
+import { inTransaction, type MerchantScope, type ServiceContext } from "../context";
 import { NotFoundError, ServiceError } from "../errors";
 import { emitInvoiceEvent } from "./emit";
 import { expireIfDue } from "./expire-locked";
@@ -16,14 +16,14 @@ export type ManualChange = "void" | "paid";
  */
 export async function changeInvoiceStatus(
   ctx: ServiceContext,
-  merchantId: string,
+  scope: MerchantScope,
   invoiceId: string,
   change: { to: ManualChange; statusDetail: InvoiceStatusDetail | null },
   afterChange?: (txCtx: ServiceContext, before: InvoiceRow, after: InvoiceRow) => Promise<void>,
 ): Promise<InvoiceRow> {
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    const locked = await findInvoice(tx, merchantId, invoiceId, { forUpdate: true });
+    const locked = await findInvoice(tx, scope, invoiceId, { forUpdate: true });
     if (!locked) throw new NotFoundError("invoice");
     const row = await expireIfDue(txCtx, locked);
     const allowed = change.to === "void" ? row.status === "open" || row.status === "expired" : row.status !== "paid" && row.status !== "void";
@@ -37,7 +37,7 @@ export async function changeInvoiceStatus(
           ? { status: "void", statusDetail: change.statusDetail, voidedAt: now, updatedAt: now }
           : { status: "paid", statusDetail: change.statusDetail, paidAt: now, updatedAt: now },
       )
-      .where(and(eq(invoices.id, row.id), eq(invoices.merchantId, merchantId)))
+      .where(and(eq(invoices.id, row.id), eq(invoices.merchantId, scope.merchantId)))
       .returning();
     await emitInvoiceEvent(txCtx, change.to === "void" ? "invoice.voided" : "invoice.paid", updated!);
     await afterChange?.(txCtx, row, updated!);

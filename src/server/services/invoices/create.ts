@@ -4,7 +4,7 @@ import { newId } from "@/lib/ids";
 import { canonicalAmount } from "@/lib/money";
 import { invoices } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { validateInput } from "../validate";
 import { emitInvoiceEvent } from "./emit";
@@ -12,7 +12,7 @@ import { createInvoiceInput, toInvoice, type CreateInvoiceInput, type Invoice } 
 
 /**
  * Creates an open invoice and its `invoice.created` event in one transaction. `orderId` is unique among the
- * merchant's invoices that are not void: the partial unique index decides races, and ON CONFLICT DO NOTHING
+ * merchant's invoices of the mode that are not void: the partial unique index decides races, and ON CONFLICT DO NOTHING
  * turns the loser into 409 order_id_taken without aborting the transaction (the idempotency record shares it).
  */
 export async function createInvoice({ ctx, input }: { ctx: ServiceContext; input: CreateInvoiceInput }): Promise<Invoice> {
@@ -28,6 +28,7 @@ export async function createInvoice({ ctx, input }: { ctx: ServiceContext; input
       .values({
         id: newId("invoice"),
         merchantId,
+        livemode: livemodeOf(ctx),
         orderId: data.orderId ?? null,
         amount: checked.amount,
         currency: data.currency,
@@ -40,7 +41,7 @@ export async function createInvoice({ ctx, input }: { ctx: ServiceContext; input
         updatedAt: now,
       })
       .onConflictDoNothing({
-        target: [invoices.merchantId, invoices.orderId],
+        target: [invoices.merchantId, invoices.livemode, invoices.orderId],
         // The index's own predicate, so PostgreSQL infers the partial index as the arbiter.
         where: sql.raw(`order_id is not null and status <> 'void'`),
       })

@@ -38,8 +38,8 @@ export async function expireDueInvoices({ ctx, input }: { ctx: ServiceContext; i
       .where(and(inArray(invoices.id, due), inArray(invoices.status, WAITING)))
       .returning();
     for (const row of expired) {
-      // Each event belongs to its invoice's merchant (the outbox reads that merchant's webhook settings).
-      const merchantCtx = inTransaction({ ...ctx, actor: { type: "system", merchantId: row.merchantId } }, tx);
+      // Each event belongs to its invoice's merchant and mode (the outbox reads that merchant's endpoints of the mode).
+      const merchantCtx = inTransaction({ ...ctx, actor: { type: "system", merchantId: row.merchantId, livemode: row.livemode } }, tx);
       await emitInvoiceEvent(merchantCtx, "invoice.expired", row);
     }
     return expired.length;

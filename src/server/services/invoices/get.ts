@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { payments } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { validateInput } from "../validate";
 import { toPayment } from "../payments/schemas";
@@ -11,15 +11,15 @@ import { effectiveInvoice } from "./status";
 
 /** One of the merchant's invoices with its attached payments; another merchant's id answers 404. */
 export async function getInvoice({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<InvoiceWithPayments> {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
   const { id } = validateInput(invoiceIdInput, input, "params");
-  const row = await findInvoice(ctx.db, merchantId, id);
+  const row = await findInvoice(ctx.db, scope, id);
   if (!row) throw new NotFoundError("invoice");
   await recordStaffRead({ ctx, input: { view: "invoice", target: { type: "invoice", id: row.id } } });
   const attached = await ctx.db
     .select()
     .from(payments)
-    .where(and(eq(payments.merchantId, merchantId), eq(payments.invoiceId, row.id)))
+    .where(and(eq(payments.merchantId, row.merchantId), eq(payments.livemode, row.livemode), eq(payments.invoiceId, row.id)))
     .orderBy(asc(payments.createdAt), asc(payments.id));
   return { ...toInvoice(effectiveInvoice(row, ctx.now()), ctx.env.PUBLIC_BASE_URL), payments: attached.map(toPayment) };
 }

@@ -2,7 +2,7 @@ import { and, eq, gt, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset";
 import { invoices, type InvoiceStatus } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
 import { listInvoicesInput, toInvoice, type Invoice, type ListInvoicesInput } from "./schemas";
@@ -19,9 +19,9 @@ function statusCondition(status: InvoiceStatus, now: Date): SQL | undefined {
 
 /** The merchant's invoices, newest first, keyset-paginated on (created_at, id) with the shared signed cursors. */
 export async function listInvoices({ ctx, input }: { ctx: ServiceContext; input: ListInvoicesInput }): Promise<Page<Invoice>> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const query = validateInput(listInvoicesInput, input, "query");
-  const scope = `invoices:${merchantId}`;
+  const scope = `invoices:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "invoices" } });
   const now = ctx.now();
@@ -32,6 +32,7 @@ export async function listInvoices({ ctx, input }: { ctx: ServiceContext; input:
     .where(
       and(
         eq(invoices.merchantId, merchantId),
+        eq(invoices.livemode, livemode),
         query.status ? statusCondition(query.status, now) : undefined,
         query.orderId ? eq(invoices.orderId, query.orderId) : undefined,
         query.createdFrom ? gte(invoices.createdAt, new Date(query.createdFrom)) : undefined,

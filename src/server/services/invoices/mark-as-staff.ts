@@ -1,4 +1,4 @@
-import { requireMerchantId, requireStaff, type ServiceContext } from "../context";
+import { requireMerchantScope, requireStaff, type ServiceContext } from "../context";
 import { recordAudit } from "../audit/record";
 import { validateInput } from "../validate";
 import { changeInvoiceStatus, type ManualChange } from "./change-status";
@@ -17,9 +17,10 @@ export async function markInvoiceAsStaff({
   input: { invoiceId: string; reason: string; to: ManualChange };
 }): Promise<Invoice> {
   requireStaff(ctx);
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
   const { invoiceId, reason } = validateInput(staffInvoiceActionInput.omit({ merchantId: true }), { invoiceId: input.invoiceId, reason: input.reason });
-  const row = await changeInvoiceStatus(ctx, merchantId, invoiceId, { to: input.to, statusDetail: "marked" }, (txCtx, before) =>
+  const row = await changeInvoiceStatus(ctx, scope, invoiceId, { to: input.to, statusDetail: "marked" }, (txCtx, before) =>
     recordAudit({
       ctx: txCtx,
       input: {

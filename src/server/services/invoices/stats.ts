@@ -1,8 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { invoices } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 
 export const invoiceStatsSchema = z.object({
   open: z.number().int(),
@@ -14,9 +14,9 @@ export const invoiceStatsSchema = z.object({
 });
 export type InvoiceStats = z.infer<typeof invoiceStatsSchema>;
 
-/** The merchant's invoices counted by status as readers see it (a due open invoice counts as expired). */
+/** The merchant's invoices in the caller's mode counted by status as readers see it (a due open invoice counts as expired). */
 export async function getInvoiceStats({ ctx }: { ctx: ServiceContext }): Promise<InvoiceStats> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   await recordStaffRead({ ctx, input: { view: "invoices" } });
   const now = ctx.now().toISOString();
   const due = sql`${invoices.expiresAt} <= ${now}::timestamptz`;
@@ -29,7 +29,7 @@ export async function getInvoiceStats({ ctx }: { ctx: ServiceContext }): Promise
       void: sql<number>`count(*) filter (where ${invoices.status} = 'void')::int`,
     })
     .from(invoices)
-    .where(eq(invoices.merchantId, merchantId));
+    .where(and(eq(invoices.merchantId, merchantId), eq(invoices.livemode, livemode)));
   const counts = { open: row!.open, processing: row!.processing, paid: row!.paid, expired: row!.expired, void: row!.void };
   const finished = counts.paid + counts.expired;
   return { ...counts, paidShare: finished === 0 ? null : counts.paid / finished };

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { merchants } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, requireSettingsWriter, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { NotFoundError } from "../errors";
 import { getMerchantRow } from "./get";
@@ -25,7 +25,7 @@ export async function updateMerchant({
   ctx: ServiceContext;
   input: { id: string } & UpdateMerchantInput;
 }) {
-  const merchantId = requireMerchantWriter(ctx);
+  const merchantId = requireSettingsWriter(ctx);
   const { id, ...fields } = input;
   if (validateInput(merchantIdInput, { id }).id !== merchantId) throw new NotFoundError("merchant");
   const data = validateInput(updateMerchantInput, fields);

@@ -5,7 +5,7 @@ import { canonicalAmount } from "@/lib/money";
 import { payments, type PaymentRow, type PaymentStatus } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import type { Transaction } from "@/server/db/types";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, type MerchantScope, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { attachPaymentToInvoice, namesInvoice } from "../invoices/attach-payment";
@@ -42,7 +42,8 @@ export async function confirmPayment({
   ctx: ServiceContext;
   input: ConfirmPaymentInput;
 }): Promise<{ payment: Payment; created: boolean }> {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId, livemode } = scope;
   const parsed = validateInput(confirmPaymentInput, input, "body");
   // Padded to the currency's decimals: "10" and "10.00" USD are one amount, compared as equal strings.
   const data = { ...parsed, amount: canonicalAmountOf(parsed.amount, parsed.currency) };
@@ -53,7 +54,7 @@ export async function confirmPayment({
 
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    const inserted = await insertIfNew(tx, merchantId, data, now);
+    const inserted = await insertIfNew(tx, scope, data, now);
     if (inserted) {
       await emitPaymentEvent(txCtx, inserted);
       if (namesInvoice(inserted.invoiceId)) await attachPaymentToInvoice(txCtx, inserted);
@@ -63,7 +64,7 @@ export async function confirmPayment({
     const [existing] = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.merchantId, merchantId), eq(payments.externalId, data.externalId)))
+      .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, livemode), eq(payments.externalId, data.externalId)))
       .for("update");
     // ON CONFLICT saw a committed row, so it exists; only a merchant deletion in between could remove it.
     if (!existing) throw new Error("payment vanished between insert and lock");
@@ -92,7 +93,7 @@ export async function confirmPayment({
         ...definedOnly(detailsOf(data)),
         updatedAt: now,
       })
-      .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId)))
+      .where(and(eq(payments.id, existing.id), eq(payments.merchantId, merchantId), eq(payments.livemode, livemode)))
       .returning();
     await emitPaymentEvent(txCtx, updated!);
     if (namesInvoice(updated!.invoiceId)) await attachPaymentToInvoice(txCtx, updated!);
@@ -100,13 +101,14 @@ export async function confirmPayment({
   });
 }
 
-/** Inserts the payment unless the merchant already has this externalId; the inserted row as stored. */
-async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
+/** Inserts the payment unless the merchant already has this externalId in this mode; the inserted row as stored. */
+async function insertIfNew(tx: Transaction, { merchantId, livemode }: MerchantScope, data: ConfirmData, now: Date): Promise<PaymentRow | undefined> {
   const [inserted] = await tx
     .insert(payments)
     .values({
       id: newId("payment"),
       merchantId,
+      livemode,
       externalId: data.externalId,
       amount: data.amount,
       currency: data.currency,
@@ -116,7 +118,7 @@ async function insertIfNew(tx: Transaction, merchantId: string, data: ConfirmDat
       createdAt: now,
       updatedAt: now,
     })
-    .onConflictDoNothing({ target: [payments.merchantId, payments.externalId] })
+    .onConflictDoNothing({ target: [payments.merchantId, payments.livemode, payments.externalId] })
     .returning();
   return inserted;
 }
@@ -140,7 +142,7 @@ function statusTimestamps(status: PaymentStatus, now: Date) {
 }
 
 function emitPaymentEvent(ctx: ServiceContext, row: PaymentRow) {
-  return emitEvent({ ctx, input: { type: `payment.${row.status}`, data: toPayment(row), subjectId: row.id } });
+  return emitEvent({ ctx, input: { type: `payment.${row.status}`, data: toPayment(row), subjectId: row.id, livemode: row.livemode } });
 }
 
 function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {

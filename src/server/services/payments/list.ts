@@ -5,7 +5,7 @@ import { preparedOn } from "@/server/db/prepared";
 import { payments } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type MerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
 import { listPaymentsInput, paymentColumns, toPayment, type ListPaymentsInput, type Payment } from "./schemas";
@@ -44,6 +44,8 @@ type Search = "none" | "recent" | "everywhere";
 function filterConditions(given: string[], afterCursor: boolean): SQL {
   return and(
     eq(payments.merchantId, value("merchantId")),
+    // The caller's mode (docs/test-mode.md): a live key never lists test payments, nor the reverse.
+    eq(payments.livemode, value("livemode")),
     ...given.map((filter) => filters[filter]!.condition),
     afterCursor ? afterPosition(payments.createdAt, payments.id, { createdAt: value("afterAt"), id: value("afterId") }) : undefined,
   )!;
@@ -77,8 +79,8 @@ function pageStatement(db: Executor, given: string[], afterCursor: boolean, sear
 }
 
 /** The values of the given filters (and their names, in the filter table's order). */
-function bindFilters(query: ListQuery, merchantId: string) {
-  const values: Record<string, unknown> = { merchantId };
+function bindFilters(query: ListQuery, { merchantId, livemode }: MerchantScope) {
+  const values: Record<string, unknown> = { merchantId, livemode };
   const given: string[] = [];
   for (const [filter, { bind }] of Object.entries(filters)) {
     const bound = bind(query);
@@ -95,14 +97,14 @@ function bindFilters(query: ListQuery, merchantId: string) {
  * first costs, and rows inserted while a client walks the pages neither repeat nor shift earlier ones.
  */
 export async function listPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<Page<Payment>> {
-  const merchantId = requireMerchantId(ctx);
+  const merchant = requireMerchantScope(ctx);
   const query = validateInput(listPaymentsInput, input, "query");
-  // The cursor is bound to this merchant's payment list: another list's or merchant's cursor is refused.
-  const scope = `payments:${merchantId}`;
+  // The cursor is bound to this merchant's payment list in this mode: another list's, merchant's or mode's cursor is refused.
+  const scope = `payments:${merchant.merchantId}:${merchant.livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "payments" } });
 
-  const { values, given } = bindFilters(query, merchantId);
+  const { values, given } = bindFilters(query, merchant);
   Object.assign(values, { limit: query.limit + 1, window: SEARCH_RECENT_ROWS });
   if (position) Object.assign(values, { afterAt: position.createdAt, afterId: position.id });
   const afterCursor = position !== null;
@@ -131,9 +133,8 @@ export const COUNT_CAP = 10_000;
  * up to COUNT_CAP: `{count, capped}`. The dashboard shows it as the result count beside the list.
  */
 export async function countPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<{ count: number; capped: boolean }> {
-  const merchantId = requireMerchantId(ctx);
   const query = validateInput(listPaymentsInput, input, "query");
-  const { values, given } = bindFilters(query, merchantId);
+  const { values, given } = bindFilters(query, requireMerchantScope(ctx));
   const name = `payments_count${given.map((filter) => `_${filter}`).join("")}${query.q ? "_q" : ""}`;
   const statement = preparedOn(ctx.db, name, (db) => {
     const conditions = filterConditions(given, false);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { payments, users } from "@/server/db/schema";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { validateInput } from "../validate";
 
@@ -20,13 +20,13 @@ export type PaymentReconciliation = z.infer<typeof paymentReconciliationSchema>;
  * (support staff are named only as "support"). Another merchant's payment answers not_found.
  */
 export async function getPaymentReconciliation({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<PaymentReconciliation> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { id } = validateInput(paymentReconciliationInput, input);
   const [row] = await ctx.db
     .select({ reconciledAt: payments.reconciledAt, note: payments.reconciliationNote, byEmail: users.email, byRole: users.role })
     .from(payments)
     .leftJoin(users, eq(users.id, payments.reconciledBy))
-    .where(and(eq(payments.id, id), eq(payments.merchantId, merchantId)))
+    .where(and(eq(payments.id, id), eq(payments.merchantId, merchantId), eq(payments.livemode, livemode)))
     .limit(1);
   if (!row) throw new NotFoundError("payment");
   const reconciledBy = !row.reconciledAt ? null : row.byRole === "staff" ? "support" : (row.byEmail ?? null);

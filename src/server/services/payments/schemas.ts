@@ -79,9 +79,12 @@ const paymentRowSchema = createSelectSchema(payments, {
   updatedAt: () => isoTimestamp,
 });
 
-/** The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is and staff's notes. */
+/**
+ * The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is, its mode (the key that
+ * reads it already says which: docs/test-mode.md) and staff's notes.
+ */
 export const paymentSchema = paymentRowSchema
-  .omit({ merchantId: true, reconciledBy: true, reconciliationNote: true })
+  .omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true })
   .meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 

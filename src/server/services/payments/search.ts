@@ -1,14 +1,14 @@
-import { desc, ilike, or } from "drizzle-orm";
+import { and, desc, eq, ilike, or } from "drizzle-orm";
 import { containsPattern } from "@/server/db/like-pattern";
 import { payments } from "@/server/db/schema";
 import { recordAudit } from "../audit/record";
-import { requireStaff, type ServiceContext } from "../context";
+import { livemodeOf, requireStaff, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { searchPaymentsInput, toStaffPayment, type StaffPayment } from "./schemas";
 
 /**
  * Support staff find payments across merchants by payment id, external id or reference: its start or any
- * part of it, case-insensitive (each column has a trigram index, docs/dashboard.md "Search"), newest first. The search itself is audit-logged: it reads any merchant's data.
+ * part of it, case-insensitive (each column has a trigram index, docs/dashboard.md "Search"), newest first; live payments only (staff act in live mode, docs/test-mode.md). The search itself is audit-logged: it reads any merchant's data.
  */
 export async function searchPayments({
   ctx,
@@ -23,7 +23,7 @@ export async function searchPayments({
   const rows = await ctx.db
     .select()
     .from(payments)
-    .where(or(ilike(payments.id, pattern), ilike(payments.externalId, pattern), ilike(payments.reference, pattern)))
+    .where(and(eq(payments.livemode, livemodeOf(ctx)), or(ilike(payments.id, pattern), ilike(payments.externalId, pattern), ilike(payments.reference, pattern))))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(limit);
   await recordAudit({

@@ -2,7 +2,7 @@ import { and, count, eq, gte, lt, sql } from "drizzle-orm";
 import { addDecimals } from "@/lib/money";
 import { payments, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError, ValidationError } from "../errors";
 import { validateInput } from "../validate";
 import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, paymentStatsInput, type PaymentStats, type PaymentStatsInput } from "./schemas";
@@ -10,7 +10,8 @@ import { DEFAULT_STATS_DAYS, MAX_STATS_DAYS, paymentStatsInput, type PaymentStat
 const DAY_MS = 86_400_000;
 
 /**
- * Statistics for one merchant over a window of UTC days, `from`..`to` inclusive (default the last 30 days,
+ * Statistics for one merchant in the caller's mode (test data never counts in live statistics, docs/test-mode.md)
+ * over a window of UTC days, `from`..`to` inclusive (default the last 30 days,
  * at most 366). Every figure covers the window, by creation time or (`basis: "occurred"`) by when the
  * payment happened (`occurredAt`, else creation), so the totals equal the sum of the daily series. Amounts are summed per currency by the database (numeric) and across days as exact decimals
  * (BigInt): never a float, never across currencies.
@@ -25,7 +26,7 @@ export async function getPaymentStats({
   ctx: ServiceContext;
   input: PaymentStatsInput & { merchantId?: string };
 }): Promise<PaymentStats> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   // A path id naming another merchant answers like an unknown one.
   if (input.merchantId !== undefined && input.merchantId !== merchantId) throw new NotFoundError("merchant");
   const query = validateInput(paymentStatsInput, { from: input.from, to: input.to, basis: input.basis }, "query");
@@ -46,14 +47,14 @@ export async function getPaymentStats({
       amount: sql<string>`sum(${payments.amount})::text`,
     })
     .from(payments)
-    .where(and(eq(payments.merchantId, merchantId), sql`${time} >= ${start.toISOString()}::timestamptz`, sql`${time} < ${end.toISOString()}::timestamptz`))
+    .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, livemode), sql`${time} >= ${start.toISOString()}::timestamptz`, sql`${time} < ${end.toISOString()}::timestamptz`))
     .groupBy(dayStart, payments.status, payments.currency);
 
   const deliveries = await ctx.db
     .select({ status: webhookDeliveries.status, count: count() })
     .from(webhookDeliveries)
     .where(
-      and(eq(webhookDeliveries.merchantId, merchantId), gte(webhookDeliveries.createdAt, start), lt(webhookDeliveries.createdAt, end)),
+      and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.livemode, livemode), gte(webhookDeliveries.createdAt, start), lt(webhookDeliveries.createdAt, end)),
     )
     .groupBy(webhookDeliveries.status);
 

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { reconciliations } from "@/server/db/schema";
 import { getMerchantRow } from "../merchants/get";
-import { actorId, requireMerchantId, type ServiceContext } from "../context";
+import { actorId, requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { finishReconciliation } from "./finish";
 import { getReconciliation } from "./get";
@@ -27,7 +27,8 @@ export async function createReconciliation({
   ctx: ServiceContext;
   input: { file: ReadableStream<Uint8Array>; window?: ReconciliationWindowInput; mapping?: ColumnMapping };
 }): Promise<Reconciliation> {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId, livemode } = scope;
   // Staff name the merchant: an unknown one is 404 here, not a foreign-key failure mid-file.
   await getMerchantRow(ctx.db, merchantId);
   const window = validateInput(reconciliationWindowInput, input.window ?? {}, "query");
@@ -39,7 +40,7 @@ export async function createReconciliation({
   const createOnce = async () => {
     if (created) return;
     await ctx.db.insert(reconciliations).values({
-      id, merchantId, status: "processing", createdByType: ctx.actor.type, createdBy: actorId(ctx.actor), createdAt: ctx.now(),
+      id, merchantId, livemode, status: "processing", createdByType: ctx.actor.type, createdBy: actorId(ctx.actor), createdAt: ctx.now(),
     });
     created = true;
   };
@@ -48,7 +49,7 @@ export async function createReconciliation({
     const settled = { first: null as Date | null, last: null as Date | null };
     for await (const batch of readSettlementFile(input.file, { mapping, batchSize: BATCH_SIZE })) {
       await createOnce();
-      const lines = await matchLines(ctx.db, merchantId, batch);
+      const lines = await matchLines(ctx.db, scope, batch);
       for (const line of lines) {
         if (!line.settledAt) continue;
         if (!settled.first || line.settledAt < settled.first) settled.first = line.settledAt;
@@ -60,7 +61,7 @@ export async function createReconciliation({
     await createOnce();
     await finishReconciliation(ctx, {
       id,
-      merchantId,
+      ...scope,
       fileLines: position,
       window: {
         from: window.from ? new Date(window.from) : settled.first,

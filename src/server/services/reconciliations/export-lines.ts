@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { reconciliationLines } from "@/server/db/schema";
 import { recordAudit } from "../audit/record";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { getCompleteReconciliation } from "./get";
 import { toReconciliationLine, type ReconciliationLine } from "./schemas";
 
@@ -12,8 +12,9 @@ const PAGE = 1000;
  * page). Checks the report is the merchant's (404 otherwise) and audit-logs the export before the first line.
  */
 export async function exportReconciliationLines({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<AsyncGenerator<ReconciliationLine[]>> {
-  const merchantId = requireMerchantId(ctx);
-  const report = await getCompleteReconciliation(ctx.db, merchantId, input.id);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
+  const report = await getCompleteReconciliation(ctx.db, scope, input.id);
   await recordAudit({ ctx, input: { action: "reconciliation.exported", targetType: "reconciliation", targetId: report.id, merchantId } });
   return pages(ctx, report.id);
 }

@@ -12,7 +12,7 @@ import { inTransaction, type ServiceContext } from "../context";
  */
 export async function finishReconciliation(
   ctx: ServiceContext,
-  report: { id: string; merchantId: string; fileLines: number; window: { from: Date | null; to: Date | null } },
+  report: { id: string; merchantId: string; livemode: boolean; fileLines: number; window: { from: Date | null; to: Date | null } },
 ): Promise<void> {
   const { id, merchantId, window } = report;
   await withTransaction(ctx.db, async (tx) => {
@@ -33,7 +33,7 @@ export async function finishReconciliation(
         select ${id}, ${report.fileLines} + row_number() over (order by p.created_at, p.id), 'missingInFile',
                p.external_id, p.reference, p.id, p.amount::text, p.currency
         from ${payments} as p
-        where p.merchant_id = ${merchantId} and p.status = 'confirmed' ${from} ${to}
+        where p.merchant_id = ${merchantId} and p.livemode = ${report.livemode} and p.status = 'confirmed' ${from} ${to}
           and not exists (select 1 from ${lines} as l where l.reconciliation_id = ${id} and l.payment_id = p.id)`);
     }
     const counts = await tx

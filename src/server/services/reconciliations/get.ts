@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { reconciliationLines, reconciliations, type ReconciliationRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type MerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { validateInput } from "../validate";
 import {
@@ -25,9 +25,9 @@ export async function getReconciliation({
   ctx: ServiceContext;
   input: { id: string; status?: string; cursor?: string };
 }): Promise<Reconciliation> {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
   const query = validateInput(getReconciliationInput, input);
-  const report = await getCompleteReconciliation(ctx.db, merchantId, query.id);
+  const report = await getCompleteReconciliation(ctx.db, scope, query.id);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });
   const after = query.cursor === undefined ? 0 : Number(query.cursor);
   const rows = await ctx.db
@@ -52,12 +52,12 @@ export async function getReconciliation({
   };
 }
 
-/** The merchant's complete report, or 404 (another merchant's, unknown, or still processing). */
-export async function getCompleteReconciliation(db: Executor, merchantId: string, id: string): Promise<ReconciliationRow> {
+/** The merchant's complete report of the mode, or 404 (another merchant's or mode's, unknown, or still processing). */
+export async function getCompleteReconciliation(db: Executor, { merchantId, livemode }: MerchantScope, id: string): Promise<ReconciliationRow> {
   const [report] = await db
     .select()
     .from(reconciliations)
-    .where(and(eq(reconciliations.id, id), eq(reconciliations.merchantId, merchantId), eq(reconciliations.status, "complete")))
+    .where(and(eq(reconciliations.id, id), eq(reconciliations.merchantId, merchantId), eq(reconciliations.livemode, livemode), eq(reconciliations.status, "complete")))
     .limit(1);
   if (!report) throw new NotFoundError("reconciliation");
   return report;

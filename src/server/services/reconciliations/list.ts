@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns } from "drizzle-orm";
 import { afterPosition, keysetTimestamp } from "@/server/db/keyset";
 import { reconciliations } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage, type Page } from "../pagination";
 import { validateInput } from "../validate";
 import { listReconciliationsInput, toReconciliationListItem, type ListReconciliationsInput, type ReconciliationListItem } from "./schemas";
@@ -15,9 +15,9 @@ export async function listReconciliations({
   ctx: ServiceContext;
   input: ListReconciliationsInput;
 }): Promise<Page<ReconciliationListItem>> {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const query = validateInput(listReconciliationsInput, input);
-  const scope = `reconciliations:${merchantId}`;
+  const scope = `reconciliations:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });
   const rows = await ctx.db
@@ -26,6 +26,7 @@ export async function listReconciliations({
     .where(
       and(
         eq(reconciliations.merchantId, merchantId),
+        eq(reconciliations.livemode, livemode),
         eq(reconciliations.status, "complete"),
         position ? afterPosition(reconciliations.createdAt, reconciliations.id, position) : undefined,
       ),

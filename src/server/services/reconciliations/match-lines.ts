@@ -3,6 +3,7 @@ import { decimalsEqual } from "@/lib/money";
 import { payments, type ReconciliationLineRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import type { FileLine, SettlementLine } from "./read-settlement-file";
+import type { MerchantScope } from "../context";
 
 type LedgerPayment = { id: string; externalId: string; reference: string | null; amount: string; currency: string };
 export type NewLine = Omit<ReconciliationLineRow, "reconciliationId" | "position" | "resolvedAt" | "resolvedBy" | "resolutionNote">;
@@ -12,11 +13,11 @@ export type NewLine = Omit<ReconciliationLineRow, "reconciliationId" | "position
  * externalId, or by reference for lines without one). Amounts are compared exactly as decimals (no floats). Duplicates across batches are
  * found afterwards in SQL (finish-reconciliation.ts).
  */
-export async function matchLines(db: Executor, merchantId: string, lines: FileLine[]): Promise<NewLine[]> {
+export async function matchLines(db: Executor, { merchantId, livemode }: MerchantScope, lines: FileLine[]): Promise<NewLine[]> {
   const readable = lines.flatMap((line) => (line.ok ? [line.line] : []));
   const externalIds = readable.flatMap((line) => (line.externalId !== null ? [line.externalId] : []));
   const references = readable.flatMap((line) => (line.externalId === null && line.reference !== null ? [line.reference] : []));
-  const found = await findPayments(db, merchantId, externalIds, references);
+  const found = await findPayments(db, { merchantId, livemode }, externalIds, references);
   const byExternalId = new Map(found.map((payment) => [payment.externalId, payment]));
   const byReference = new Map<string, LedgerPayment[]>();
   for (const payment of found) {
@@ -65,7 +66,7 @@ function compare(line: SettlementLine, candidates: LedgerPayment[]): NewLine {
 }
 
 // The keys travel as one JSON parameter: a thousand bound parameters cost more to build than the query.
-async function findPayments(db: Executor, merchantId: string, externalIds: string[], references: string[]): Promise<LedgerPayment[]> {
+async function findPayments(db: Executor, { merchantId, livemode }: MerchantScope, externalIds: string[], references: string[]): Promise<LedgerPayment[]> {
   if (externalIds.length === 0 && references.length === 0) return [];
   const keys = [
     ...(externalIds.length > 0 ? [sql`${payments.externalId} in (select jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb))`] : []),
@@ -74,5 +75,5 @@ async function findPayments(db: Executor, merchantId: string, externalIds: strin
   return db
     .select({ id: payments.id, externalId: payments.externalId, reference: payments.reference, amount: payments.amount, currency: payments.currency })
     .from(payments)
-    .where(and(eq(payments.merchantId, merchantId), or(...keys)));
+    .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, livemode), or(...keys)));
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { reconciliationLines } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, requireReconciler, type ServiceContext } from "../context";
 import { NotFoundError, ServiceError } from "../errors";
 import { validateInput } from "../validate";
 import { markPaymentReconciled } from "../payments/reconcile";
@@ -22,11 +22,12 @@ export async function resolveReconciliationLine({
   input: { id: string; position: number; note: string };
 }): Promise<ReconciliationLine> {
   const reconciler = requireReconciler(ctx);
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
   const { id, position, note } = validateInput(resolveLineInput, input);
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    await getCompleteReconciliation(tx, merchantId, id);
+    await getCompleteReconciliation(tx, scope, id);
     const lineAt = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.position, position));
     const [line] = await tx.select().from(reconciliationLines).where(lineAt).for("update");
     if (!line) throw new NotFoundError("reconciliation line");

@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { auditLog, payments, reconciliationLines } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { actorId, inTransaction, requireMerchantId, requireReconciler, type ServiceContext } from "../context";
+import { actorId, inTransaction, requireMerchantScope, requireReconciler, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { getCompleteReconciliation } from "./get";
 import { resolveMatchedInput } from "./schemas";
@@ -24,11 +24,12 @@ export async function resolveMatchedLines({
   input: { id: string; note: string };
 }): Promise<{ resolved: number }> {
   const reconciler = requireReconciler(ctx);
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
   const { id, note } = validateInput(resolveMatchedInput, input);
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
-    await getCompleteReconciliation(tx, merchantId, id);
+    await getCompleteReconciliation(tx, scope, id);
     const pending = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.status, "matched"), isNull(reconciliationLines.resolvedAt));
     const lines = await tx
       .update(reconciliationLines)
@@ -41,7 +42,7 @@ export async function resolveMatchedLines({
       const updated = await tx
         .update(payments)
         .set({ reconciledAt: now, reconciledBy: reconciler.userId, reconciliationNote: note, updatedAt: now })
-        .where(and(eq(payments.merchantId, merchantId), inArray(payments.id, chunk)))
+        .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, scope.livemode), inArray(payments.id, chunk)))
         .returning({ id: payments.id });
       if (updated.length === 0) continue;
       await tx.insert(auditLog).values(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireStaff, type ServiceContext } from "../context";
+import { livemodeOf, requireStaff, type ServiceContext } from "../context";
+import { NotFoundError } from "../errors";
 import { unsafeGetPaymentById } from "../payments/fetch";
 import { toStaffPayment, type StaffPayment } from "../payments/schemas";
 import { validateInput } from "../validate";
@@ -16,6 +17,8 @@ export async function viewPaymentAsStaff({ ctx, input }: { ctx: ServiceContext; 
   const staff = requireStaff(ctx);
   const { id } = validateInput(viewPaymentInput, input);
   const row = await unsafeGetPaymentById(ctx.db, id);
+  // Staff act in live mode (docs/test-mode.md): a test payment is not theirs to open.
+  if (row.livemode !== livemodeOf(ctx)) throw new NotFoundError("payment");
   const merchantCtx: ServiceContext = { ...ctx, actor: { type: "staff", userId: staff.userId, merchantId: row.merchantId } };
   await recordStaffRead({ ctx: merchantCtx, input: { view: "payment", target: { type: "payment", id: row.id } } });
   return toStaffPayment(row);

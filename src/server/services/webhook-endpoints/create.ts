@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { merchants, webhookEndpoints } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { assertUsableWebhookUrl } from "../merchants/webhook-url";
 import { validateInput } from "../validate";
@@ -30,6 +30,8 @@ export async function createEndpoint({ ctx, input }: { ctx: ServiceContext; inpu
       .values({
         id: newId("webhookEndpoint"),
         merchantId,
+        // A test key's (or the dashboard's test mode's) endpoint receives test events only (docs/test-mode.md).
+        livemode: livemodeOf(ctx),
         url: data.url,
         description: data.description ?? null,
         eventTypes: data.eventTypes ?? null,

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { webhookEndpoints } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { getEndpointForMerchant } from "./fetch";
 
@@ -13,8 +13,9 @@ import { getEndpointForMerchant } from "./fetch";
  */
 export async function deleteEndpoint({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantWriter(ctx);
+  const livemode = livemodeOf(ctx);
   await withTransaction(ctx.db, async (tx) => {
-    const endpoint = await getEndpointForMerchant(tx, merchantId, input.id, { forUpdate: true });
+    const endpoint = await getEndpointForMerchant(tx, { merchantId, livemode }, input.id, { forUpdate: true });
     if (endpoint.isDefault) {
       throw new ServiceError("default_endpoint", "The default endpoint cannot be deleted: remove its URL in the profile, or disable it.");
     }

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -9,17 +9,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * been failing every attempt (null when its last attempt answered). One grouped query over the merchant's index.
  */
 export async function endpointHealth({ ctx }: { ctx: ServiceContext }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const since = new Date(ctx.now().getTime() - DAY_MS);
   const [endpoints, counts] = await Promise.all([
     ctx.db
       .select({ id: webhookEndpoints.id, failingSince: webhookEndpoints.failingSince })
       .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.merchantId, merchantId)),
+      .where(and(eq(webhookEndpoints.merchantId, merchantId), eq(webhookEndpoints.livemode, livemode))),
     ctx.db
       .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: count() })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.merchantId, merchantId), gte(webhookDeliveries.createdAt, since)))
+      .where(and(eq(webhookDeliveries.merchantId, merchantId), eq(webhookDeliveries.livemode, livemode), gte(webhookDeliveries.createdAt, since)))
       .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status)
       .orderBy(sql`1`),
   ]);

@@ -4,7 +4,7 @@ import { events, eventTypes, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { notifyDeliveriesDue } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
 import { validateInput } from "../validate";
 import { getEndpointForMerchant } from "./fetch";
@@ -23,16 +23,18 @@ const INSERT_BATCH = 500;
  */
 export async function recoverEndpoint({ ctx, input }: { ctx: ServiceContext; input: { id: string } & RecoverInput }) {
   const merchantId = requireMerchantWriter(ctx);
+  const livemode = livemodeOf(ctx);
   const { id, ...body } = input;
   const { since, until } = validateInput(recoverInput, body, "body");
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
-    const endpoint = await getEndpointForMerchant(tx, merchantId, id, { forUpdate: true });
+    const endpoint = await getEndpointForMerchant(tx, { merchantId, livemode }, id, { forUpdate: true });
     if (!endpoint.url) {
       throw new ServiceError("webhook_url_missing", "This endpoint has no URL, so there is nowhere to send the events; nothing was queued.");
     }
     const conditions: (SQL | undefined)[] = [
       eq(events.merchantId, merchantId),
+      eq(events.livemode, livemode),
       gte(events.createdAt, new Date(since)),
       lt(events.createdAt, until ? new Date(until) : now),
       endpoint.eventTypes === null ? ne(events.type, "webhook.test") : inArray(events.type, endpoint.eventTypes.filter((type) => type !== "webhook.test") as (typeof eventTypes)[number][]),

@@ -30,7 +30,7 @@ export const endpointSchema = createSelectSchema(webhookEndpoints, {
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 })
-  .omit({ merchantId: true, failingSince: true })
+  .omit({ merchantId: true, livemode: true, failingSince: true })
   .extend({
     isDefault: z.boolean().describe("The profile's webhookUrl/webhookEvents and the registration secret."),
     disabledReason: z.enum(endpointDisabledReasons).nullable().describe("Why it is disabled: by you, failing for too long, or it answered 410 Gone."),

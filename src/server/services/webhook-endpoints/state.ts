@@ -31,6 +31,8 @@ export async function disableEndpoint(
   if (reason !== "manual") {
     await writeEvent(db, {
       merchantId: endpoint.merchantId,
+      // The merchant's other endpoints of the same mode hear of it (docs/test-mode.md).
+      livemode: endpoint.livemode,
       now,
       type: "webhook.endpoint_disabled",
       data: { endpoint: toEndpoint(row), reason },

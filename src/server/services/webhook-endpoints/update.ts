@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { webhookEndpoints } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
+import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { assertUsableWebhookUrl } from "../merchants/webhook-url";
 import { validateInput } from "../validate";
 import { followWebhookUrlChange } from "../webhooks/follow-url-change";
@@ -20,12 +20,13 @@ const FIELDS = ["url", "description", "eventTypes"] as const;
  */
 export async function updateEndpoint({ ctx, input }: { ctx: ServiceContext; input: { id: string } & UpdateEndpointInput }) {
   const merchantId = requireMerchantWriter(ctx);
+  const livemode = livemodeOf(ctx);
   const { id, ...fields } = input;
   const data = validateInput(updateEndpointInput, fields, "body");
   if (data.url) await assertUsableWebhookUrl(ctx, data.url);
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
-    let row = await getEndpointForMerchant(tx, merchantId, id, { forUpdate: true });
+    let row = await getEndpointForMerchant(tx, { merchantId, livemode }, id, { forUpdate: true });
     const changed: string[] = FIELDS.filter((field) => data[field] !== undefined && JSON.stringify(data[field]) !== JSON.stringify(row[field]));
     if (changed.length > 0) {
       const [updated] = await tx

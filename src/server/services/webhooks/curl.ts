@@ -1,7 +1,7 @@
 import { loadSigningSecrets } from "@/server/webhooks/secrets";
 import { webhookBody } from "@/server/webhooks/payload";
 import { signatureHeaders } from "@/server/webhooks/signing";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { getDeliveryForMerchant } from "./fetch";
 
 /** A POSIX shell single-quoted string. */
@@ -15,8 +15,7 @@ function quote(text: string): string {
  * is not in it.
  */
 export async function deliveryAsCurl({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const merchantId = requireMerchantId(ctx);
-  const { delivery, event } = await getDeliveryForMerchant(ctx.db, merchantId, input.id);
+  const { delivery, event } = await getDeliveryForMerchant(ctx.db, requireMerchantScope(ctx), input.id);
   const now = ctx.now();
   const body = webhookBody(event);
   const secrets = await loadSigningSecrets(ctx.db, { endpointId: delivery.endpointId, now, authSecret: ctx.env.AUTH_SECRET });

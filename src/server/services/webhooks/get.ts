@@ -1,14 +1,15 @@
 import { and, asc, eq } from "drizzle-orm";
 import { deliveryAttempts } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { getDeliveryForMerchant } from "./fetch";
 import { toAttempt, toDelivery } from "./schemas";
 
 /** One delivery with every attempt and the payload it sends. */
 export async function getDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const merchantId = requireMerchantId(ctx);
-  const { delivery, event } = await getDeliveryForMerchant(ctx.db, merchantId, input.id);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
+  const { delivery, event } = await getDeliveryForMerchant(ctx.db, scope, input.id);
   await recordStaffRead({ ctx, input: { view: "delivery", target: { type: "delivery", id: delivery.id } } });
   const attempts = await ctx.db
     .select()

@@ -3,7 +3,7 @@ import { afterPosition, keysetTimestamp, newestFirst } from "@/server/db/keyset"
 import { events, webhookDeliveries } from "@/server/db/schema";
 import type { z } from "zod";
 import { recordStaffRead, type StaffView } from "../audit/record-staff-read";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { validateInput } from "../validate";
 import { listDeliveriesInput, toDelivery, type ListDeliveriesInput } from "./schemas";
@@ -23,13 +23,14 @@ export async function queryDeliveries(
   filters: z.output<typeof listDeliveriesInput>,
   names: { list: string; view: StaffView },
 ) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { limit, cursor, status, eventType, endpointId, eventId, since, until } = filters;
-  const scope = `${names.list}:${merchantId}`;
+  const scope = `${names.list}:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, cursor);
   await recordStaffRead({ ctx, input: { view: names.view } });
   const conditions: (SQL | undefined)[] = [
     eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.livemode, livemode),
     status && status.length > 0 ? inArray(webhookDeliveries.status, status) : undefined,
     eventType && eventType.length > 0 ? inArray(events.type, eventType) : undefined,
     endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,

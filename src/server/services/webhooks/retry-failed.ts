@@ -3,7 +3,7 @@ import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { endpointEnabledOfDelivery, endpointsWithUrl, endpointUrlOfDelivery, requireSomeEndpointUrl, testEventIds } from "./retry-target";
 import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./schemas";
@@ -16,11 +16,12 @@ import { retryFailedDeliveriesInput, type RetryFailedDeliveriesInput } from "./s
  * 0 would read as "nothing failed", and a dry run must predict the real run.
  */
 export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContext; input: RetryFailedDeliveriesInput }) {
-  const merchantId = requireMerchantId(ctx);
+  const { merchantId, livemode } = requireMerchantScope(ctx);
   const { since, until, eventTypes, dryRun } = validateInput(retryFailedDeliveriesInput, input, "body");
   const now = ctx.now();
   const conditions: SQL[] = [
     eq(webhookDeliveries.merchantId, merchantId),
+    eq(webhookDeliveries.livemode, livemode),
     eq(webhookDeliveries.status, "failed"),
     inArray(webhookDeliveries.endpointId, endpointsWithUrl(ctx.db, merchantId)),
   ];
@@ -30,7 +31,7 @@ export async function retryFailedDeliveries({ ctx, input }: { ctx: ServiceContex
     const ofTypes = ctx.db
       .select({ id: events.id })
       .from(events)
-      .where(and(eq(events.merchantId, merchantId), inArray(events.type, eventTypes)));
+      .where(and(eq(events.merchantId, merchantId), eq(events.livemode, livemode), inArray(events.type, eventTypes)));
     conditions.push(inArray(webhookDeliveries.eventId, ofTypes));
   }
 

@@ -3,7 +3,7 @@ import { webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { wakeForManualRetry } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
-import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
+import { inTransaction, requireMerchantScope, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { getDeliveryForMerchant } from "./fetch";
 import { isTestSend, requireEndpointUrl } from "./retry-target";
@@ -16,10 +16,11 @@ import { toDelivery } from "./schemas";
  * delivery is failed again.
  */
 export async function retryDelivery({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
-  const merchantId = requireMerchantId(ctx);
+  const scope = requireMerchantScope(ctx);
+  const { merchantId } = scope;
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
-    const { delivery, event } = await getDeliveryForMerchant(tx, merchantId, input.id, { forUpdate: true });
+    const { delivery, event } = await getDeliveryForMerchant(tx, scope, input.id, { forUpdate: true });
     if (delivery.status !== "failed") {
       throw new ServiceError("delivery_not_failed", `Only failed deliveries can be retried; this one is ${delivery.status}.`);
     }

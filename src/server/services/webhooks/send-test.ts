@@ -4,9 +4,9 @@ import { withTransaction } from "@/server/db/transaction";
 import { attemptDelivery, withSigningSecrets } from "@/server/webhooks/attempt";
 import { checkWebhookUrl } from "@/server/webhooks/ssrf-guard";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
-import { requireMerchantId, type ServiceContext } from "../context";
+import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
-import { getDefaultEndpoint, getEndpointForMerchant } from "../webhook-endpoints/fetch";
+import { getDefaultEndpoint, getEndpointForMerchant, oldestTestEndpoint } from "../webhook-endpoints/fetch";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
 const SNIPPET_CHARS = 1_000;
@@ -18,11 +18,21 @@ const SNIPPET_CHARS = 1_000;
  */
 export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; input: SendTestWebhookInput }) {
   const merchantId = requireMerchantId(ctx);
+  // Recorded in the caller's mode: a test key's test send is in its own delivery list, not the live one.
+  const livemode = livemodeOf(ctx);
   const { url: givenUrl, endpointId, dryRun } = validateInput(sendTestWebhookInput, input, "body");
   const notSent = { delivered: false, statusCode: null, latencyMs: null, errorClass: null, responseSnippet: null, deliveryId: null };
 
   // The endpoint signs the test with its secret and counts it as its delivery (in flight, not in its health).
-  const endpoint = endpointId ? await getEndpointForMerchant(ctx.db, merchantId, endpointId) : await getDefaultEndpoint(ctx.db, merchantId);
+  // Without an endpoint named: the default endpoint in live mode, the oldest test endpoint in test mode.
+  const endpoint = endpointId
+    ? await getEndpointForMerchant(ctx.db, { merchantId, livemode }, endpointId)
+    : livemode
+      ? await getDefaultEndpoint(ctx.db, merchantId)
+      : await oldestTestEndpoint(ctx.db, merchantId);
+  if (!endpoint) {
+    return { url: null, usable: false, reason: "no_webhook_url" as const, message: "No test endpoint: add one in test mode first.", ...notSent };
+  }
   const url = givenUrl ?? endpoint.url ?? null;
   if (url === null) {
     return { url, usable: false, reason: "no_webhook_url" as const, message: "No URL given and no webhook URL configured.", ...notSent };
@@ -39,6 +49,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       .values({
         id: newId("event"),
         merchantId,
+        livemode,
         type: "webhook.test",
         data: { message: "A test webhook from Merchant Payments. No action is needed.", merchantId },
         createdAt: now,
@@ -49,6 +60,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
       .values({
         id: newId("delivery"),
         merchantId,
+        livemode,
         eventId: event!.id,
         endpointId: endpoint.id,
         url: check.url,

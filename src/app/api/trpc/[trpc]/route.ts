@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { getEnv } from "@/env";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
@@ -19,7 +20,7 @@ async function handler(request: Request) {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: () => createTrpcContext(runtime, session),
+    createContext: () => createTrpcContext(runtime, session, livemodeOfRequest(request)),
     responseMeta: trpcResponseMeta,
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") runtime.log.error({ err: error.cause ?? error, path }, "trpc error");

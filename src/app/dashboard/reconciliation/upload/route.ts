@@ -1,6 +1,7 @@
 import { getEnv } from "@/env";
 import { newId } from "@/lib/ids";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { reconciliationActor } from "@/server/auth/reconciliation-actor";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { ClientClosedRequestError, streamedBody } from "@/server/http/body";
@@ -18,7 +19,7 @@ import { MAX_FILE_BYTES, type ColumnMapping } from "@/server/services/reconcilia
 export async function POST(request: Request) {
   if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return problem(403, "forbidden", "Cross-site requests are refused.");
   const params = new URL(request.url).searchParams;
-  const actor = reconciliationActor(await getDashboardSession(), params.get("merchantId"));
+  const actor = reconciliationActor(await getDashboardSession(), params.get("merchantId"), livemodeOfRequest(request));
   if (!actor) return problem(401, "unauthenticated", "Sign in as a merchant, or as staff with a merchant chosen.");
   const runtime = await getRuntime();
   const ctx = createServiceContext(runtime, actor, newId("request"));

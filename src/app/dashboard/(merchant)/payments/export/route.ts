@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { newId } from "@/lib/ids";
 import { spreadsheetSafeCsv } from "@/lib/spreadsheet-csv";
 import { getDashboardSession } from "@/server/auth/current-session";
@@ -25,7 +26,7 @@ export async function GET(request: Request) {
     return new Response("Sign in as a merchant to export payments.", { status: 401 });
   }
   const runtime = await getRuntime();
-  const ctx = createServiceContext(runtime, { type: "user", userId: user.id, merchantId: user.merchantId }, newId("request"));
+  const ctx = createServiceContext(runtime, { type: "user", userId: user.id, merchantId: user.merchantId, livemode: livemodeOfRequest(request) }, newId("request"));
   const params = new URL(request.url).searchParams;
   const filters = Object.fromEntries(FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : []))) as ListPaymentsInput;
 

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { newId } from "@/lib/ids";
 import { spreadsheetSafeCsv } from "@/lib/spreadsheet-csv";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { reconciliationActor } from "@/server/auth/reconciliation-actor";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
@@ -20,7 +21,7 @@ const COLUMNS = [
 
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
   if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return new Response("Cross-site requests are refused.", { status: 403 });
-  const actor = reconciliationActor(await getDashboardSession(), new URL(request.url).searchParams.get("merchantId"));
+  const actor = reconciliationActor(await getDashboardSession(), new URL(request.url).searchParams.get("merchantId"), livemodeOfRequest(request));
   if (!actor) return new Response("Sign in to export a reconciliation report.", { status: 401 });
   const runtime = await getRuntime();
   const ctx = createServiceContext(runtime, actor, newId("request"));

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { createApiKey } from "@/server/services/api-keys/create";
+import { apiKeySchema, createApiKeyInput } from "@/server/services/api-keys/schemas";
+import { EXAMPLE_IDS, EXAMPLE_TEST_API_KEY, EXAMPLE_TIME } from "@/server/openapi/examples";
+import { defineRoute } from "../route";
+
+const createdApiKeySchema = z
+  .object({
+    apiKey: apiKeySchema,
+    secret: z.string().describe("The key itself (`sk_live_…` or `sk_test_…`): shown only in this response."),
+  })
+  .meta({ id: "CreatedApiKey" });
+
+// POST /api/v1/merchant/api-key – another API key, live or test
+export const createApiKeyRoute = defineRoute({
+  operationId: "createApiKey",
+  method: "POST",
+  path: "/merchant/api-key",
+  summary: "Create an API key",
+  description:
+    "Another key for your merchant. `mode: \"test\"` makes an `sk_test_` key: everything it creates is test data, " +
+    "never seen by live keys or in live statistics, and the reverse (docs/test-mode.md). Without a body, a live key. " +
+    "A test key can create test keys only. The key is shown only in this response: store it now.",
+  tags: ["Merchants"],
+  auth: "api_key",
+  body: createApiKeyInput,
+  bodyExample: { mode: "test", name: "CI" },
+  responses: {
+    201: {
+      description: "The key and its secret.",
+      schema: createdApiKeySchema,
+      example: {
+        apiKey: {
+          id: EXAMPLE_IDS.apiKey,
+          name: "CI",
+          hint: "…" + EXAMPLE_TEST_API_KEY.slice(-4),
+          mode: "test",
+          status: "active",
+          lastUsedAt: null,
+          expiresAt: null,
+          revokedAt: null,
+          createdAt: EXAMPLE_TIME,
+        },
+        secret: EXAMPLE_TEST_API_KEY,
+      },
+    },
+  },
+  errors: ["forbidden", "too_many_keys", "idempotency_key_in_use"],
+  // The answer shows a secret once: a replay must not show it again.
+  idempotency: { store: "none" },
+  handler: async ({ ctx, body }) => {
+    const { apiKey, key } = await createApiKey({ ctx, input: body });
+    return { status: 201, body: { apiKey, secret: key } };
+  },
+});
+
+export const apiKeyRoutes = [createApiKeyRoute];
