@@ -92,6 +92,24 @@ describe("staff.system", () => {
     );
   });
 
+  it("names the endpoints that are disabled, with their merchant and why: here one that answered 410 Gone", async () => {
+    const gone = await startReceiver((_request, response) => response.writeHead(410).end("gone"));
+    try {
+      const closed = await registerTestMerchant(api, { webhookUrl: gone.url() });
+      expect((await staff().system()).disabledEndpoints.map((endpoint) => endpoint.merchantId)).not.toContain(closed.merchant.id);
+      expect((await confirm(closed)).status).toBe(201);
+      runtime.advanceTime(1_000);
+      await deliverDueNow(deps());
+      const view = await staff().system();
+      expect(view.disabledEndpoints).toContainEqual(
+        expect.objectContaining({ merchantId: closed.merchant.id, merchantName: closed.merchant.name, url: gone.url(), reason: "gone" }),
+      );
+      expect(view.disabledEndpoints.map((endpoint) => endpoint.merchantId)).not.toContain(shop.merchant.id);
+    } finally {
+      await gone.close();
+    }
+  });
+
   it("is audited as a staff read across merchants: one row for repeated refreshes", async () => {
     const staffUser = { ...STAFF_SESSION, id: "usr_staff_system_audit" };
     await dashboardAs(runtime, staffUser).staff.system();

@@ -30,6 +30,7 @@ export function SystemView() {
             <MinuteTable minutes={view.minutes} />
           </section>
           <TroubledEndpoints endpoints={view.troubledEndpoints} />
+          <DisabledEndpoints endpoints={view.disabledEndpoints} />
           <SlowestEndpoints endpoints={view.slowestEndpoints} />
           <Pool pool={view.pool} />
           <p className="muted">As of {formatDateTime(view.generatedAt)}; refreshed every 30 s.</p>
@@ -108,6 +109,21 @@ function TroubledEndpoints({ endpoints }: { endpoints: View["troubledEndpoints"]
       columns={[{ label: "Breaker" }, { label: "Failures in a row", numeric: true }]}
       endpoints={endpoints}
       cells={(endpoint) => [breakerLabel(endpoint), endpoint.consecutiveFailures]}
+    />
+  );
+}
+
+const DISABLED_REASONS = { manual: "by the merchant", failing: "failing too long", gone: "answered 410 Gone" } as const;
+
+function DisabledEndpoints({ endpoints }: { endpoints: View["disabledEndpoints"] }) {
+  return (
+    <EndpointSection
+      title="Disabled endpoints"
+      tableLabel="Disabled endpoints and why"
+      empty="No endpoint is disabled."
+      columns={[{ label: "Why" }, { label: "Since" }]}
+      endpoints={endpoints}
+      cells={(endpoint) => [endpoint.reason ? DISABLED_REASONS[endpoint.reason] : "–", formatDateTime(endpoint.since)]}
     />
   );
 }

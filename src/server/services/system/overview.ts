@@ -28,6 +28,8 @@ export interface SystemOverview {
   minutes: MinutePoint[];
   /** Endpoints whose breaker counts failures: open now, half-open (a probe is let through) or failing. */
   troubledEndpoints: { merchantId: string; merchantName: string; url: string; state: "open" | "half_open" | "failing"; consecutiveFailures: number; openUntil: string | null }[];
+  /** Endpoints that are disabled — by the service (failing too long, 410 Gone) or by their merchant — newest first. */
+  disabledEndpoints: { merchantId: string; merchantName: string; url: string; reason: "manual" | "failing" | "gone" | null; since: string }[];
   /** The endpoints with the slowest answers over the window (p95 latency), test sends left out. */
   slowestEndpoints: { merchantId: string; merchantName: string; url: string; attempts: number; failures: number; p95Ms: number; avgMs: number }[];
   /** This process's connection pool; null on the embedded database (one in-process instance, no pool). */
@@ -46,11 +48,12 @@ export async function systemOverview({ ctx, pool }: { ctx: ServiceContext; pool:
   await recordStaffRead({ ctx, input: { view: "system" } });
   const now = ctx.now();
   const start = new Date(now.getTime() - WINDOW_MINUTES * MINUTE_MS);
-  const [queue, depth, perMinute, troubled, slowest] = await Promise.all([
+  const [queue, depth, perMinute, troubled, disabled, slowest] = await Promise.all([
     readQueueState(ctx.db, now),
     depthByMinute(ctx, start, now),
     attemptsByMinute(ctx, start, now),
     troubledEndpoints(ctx, now),
+    disabledEndpoints(ctx),
     slowestEndpoints(ctx, start, now),
   ]);
   const minutes: MinutePoint[] = [];
@@ -67,7 +70,7 @@ export async function systemOverview({ ctx, pool }: { ctx: ServiceContext; pool:
       lagMaxMs: stats?.lagMaxMs ?? null,
     });
   }
-  return { generatedAt: now.toISOString(), queue, minutes, troubledEndpoints: troubled, slowestEndpoints: slowest, pool };
+  return { generatedAt: now.toISOString(), queue, minutes, troubledEndpoints: troubled, disabledEndpoints: disabled, slowestEndpoints: slowest, pool };
 }
 
 const ts = (date: Date) => sql`${date.toISOString()}::text::timestamptz`;
@@ -141,6 +144,23 @@ async function troubledEndpoints(ctx: ServiceContext, now: Date): Promise<System
     state: row.openUntil === null ? "failing" : row.openUntil > now ? "open" : "half_open",
     openUntil: row.openUntil?.toISOString() ?? null,
   }));
+}
+
+async function disabledEndpoints(ctx: ServiceContext): Promise<SystemOverview["disabledEndpoints"]> {
+  const rows = await ctx.db
+    .select({
+      merchantId: webhookEndpoints.merchantId,
+      merchantName: merchants.name,
+      url: sql<string>`coalesce(${webhookEndpoints.url}, '')`,
+      reason: webhookEndpoints.disabledReason,
+      since: webhookEndpoints.updatedAt,
+    })
+    .from(webhookEndpoints)
+    .innerJoin(merchants, eq(merchants.id, webhookEndpoints.merchantId))
+    .where(eq(webhookEndpoints.status, "disabled"))
+    .orderBy(desc(webhookEndpoints.updatedAt))
+    .limit(50);
+  return rows.map((row) => ({ ...row, since: row.since.toISOString() }));
 }
 
 async function slowestEndpoints(ctx: ServiceContext, start: Date, now: Date): Promise<SystemOverview["slowestEndpoints"]> {
