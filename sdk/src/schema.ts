@@ -1238,6 +1238,8 @@ export interface components {
             paidAt: string | null;
             returnUrl: string | null;
             merchantName: string;
+            /** @description false for an invoice made with a test key (docs/test-mode.md): the page says no real money moves. */
+            livemode: boolean;
             /** @description The merchant's profile setting, plain text. */
             paymentInstructions: string | null;
             /**
@@ -4327,6 +4329,7 @@ export interface operations {
                      * @example {
                      *       "id": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
                      *       "merchantName": "Acme Coffee",
+                     *       "livemode": true,
                      *       "description": "2 × Ethiopia Guji, 250 g",
                      *       "amount": "19.99",
                      *       "currency": "EUR",

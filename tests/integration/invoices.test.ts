@@ -313,7 +313,7 @@ describe("GET /checkout/{id} (public)", () => {
     expect(checkout.status).toBe(200);
     expect(Object.keys(checkout.body).sort()).toEqual(
       [
-        "amount", "amountPaid", "amountPending", "amountRemaining", "currency", "description", "expiresAt", "id", "merchantName",
+        "amount", "amountPaid", "amountPending", "amountRemaining", "currency", "description", "expiresAt", "id", "livemode", "merchantName",
         "paidAt", "paymentInstructions", "returnUrl", "serverTime", "status", "statusDetail",
       ].sort(),
     );

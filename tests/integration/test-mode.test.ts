@@ -105,6 +105,13 @@ describe("payments and invoices per mode", () => {
     expect((await createInvoice(testKey, { orderId })).body.code).toBe("order_id_taken");
   });
 
+  it("the public checkout of a test invoice says it is test data; a live one's does not", async () => {
+    const test = await createInvoice(testKey);
+    const live = await createInvoice(shop.apiKey);
+    expect((await api.get(`/checkout/${test.body.id}`)).body).toMatchObject({ id: test.body.id, livemode: false });
+    expect((await api.get(`/checkout/${live.body.id}`)).body).toMatchObject({ id: live.body.id, livemode: true });
+  });
+
   it("a payment never attaches to the other mode's invoice (404 invoice_not_found, nothing recorded)", async () => {
     const live = await createInvoice(shop.apiKey);
     const id = externalId("cross-invoice");

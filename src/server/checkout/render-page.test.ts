@@ -7,6 +7,7 @@ import { CHECKOUT_HEADERS, renderCheckoutPage } from "./render-page";
 const checkout: Checkout = {
   id: "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
   merchantName: `Evil "Shop" <script>alert(1)</script>`,
+  livemode: true,
   description: "<img src=x onerror=alert(1)>",
   amount: "24.50",
   currency: "EUR",
@@ -23,6 +24,11 @@ const checkout: Checkout = {
 };
 
 describe("renderCheckoutPage", () => {
+  it("tells the payer when an invoice is test data, and says nothing of test mode on a live one", () => {
+    expect(renderCheckoutPage(checkout)).not.toContain("checkout-test-mode");
+    expect(renderCheckoutPage({ ...checkout, livemode: false })).toContain("Test mode: this invoice is test data and no real money moves.");
+  });
+
   it("escapes every value the merchant or payer controls, so none of it becomes markup", () => {
     const html = renderCheckoutPage(checkout);
     expect(html).not.toContain("<script>alert(1)</script>");

@@ -52,6 +52,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 .checkout{max-width:32rem;margin:0 auto;padding:1.5rem 1rem 3rem;overflow-wrap:anywhere}
 h1{font-size:1.6rem;margin:.25rem 0 .5rem}h2{font-size:1rem;margin:0 0 .25rem}
 .merchant{color:var(--muted);margin:0;font-weight:600}
+.test-mode{background:#fff3cd;border:1px solid #b7791f;color:#5c3d00;border-radius:var(--radius);padding:.5rem .75rem;margin:0 0 1rem;font-weight:600}
 .box{background:var(--surface);border:1px solid var(--border);border-radius:var(--radius);padding:1rem;margin:1rem 0}
 .box p{margin:.25rem 0}.instructions p{white-space:pre-line}
 .checkout-paid .status-box{border-color:var(--success)}.checkout-paid .status-box strong{color:var(--success)}
@@ -82,6 +83,7 @@ export function renderCheckoutPage(checkout: Checkout): string {
   const hidden = (visible: boolean) => (visible ? "" : " hidden");
   const body =
     `<main class="checkout checkout-${checkout.status}" data-checkout="${escape(JSON.stringify(checkout))}">` +
+    (checkout.livemode ? "" : `<p class="test-mode" role="note" data-testid="checkout-test-mode">Test mode: this invoice is test data and no real money moves.</p>`) +
     `<p class="merchant">${escape(checkout.merchantName)}</p>` +
     `<h1>Pay ${escape(checkout.amount)} ${c}</h1>` +
     (checkout.description ? `<p>${escape(checkout.description)}</p>` : "") +

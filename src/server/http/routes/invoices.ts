@@ -126,6 +126,7 @@ export const getCheckoutRoute = defineRoute({
       example: {
         id: EXAMPLE_OPEN_INVOICE.id,
         merchantName: "Acme Coffee",
+        livemode: true,
         description: EXAMPLE_OPEN_INVOICE.description,
         amount: EXAMPLE_OPEN_INVOICE.amount,
         currency: EXAMPLE_OPEN_INVOICE.currency,

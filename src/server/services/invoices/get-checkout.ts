@@ -29,6 +29,7 @@ export const checkoutSchema = invoiceSchema
   })
   .extend({
     merchantName: z.string(),
+    livemode: z.boolean().describe("false for an invoice made with a test key (docs/test-mode.md): the page says no real money moves."),
     paymentInstructions: z.string().nullable().describe("The merchant's profile setting, plain text."),
     serverTime: z.iso.datetime().describe("The server's clock, so the countdown does not trust the payer's."),
   })
@@ -55,6 +56,7 @@ export async function getCheckout({ ctx, input }: { ctx: ServiceContext; input: 
   return {
     id: invoice.id,
     merchantName: found.merchantName,
+    livemode: found.invoice.livemode,
     description: invoice.description,
     amount: invoice.amount,
     currency: invoice.currency,
