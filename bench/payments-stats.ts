@@ -64,8 +64,8 @@ async function main() {
                now() - random() * interval '365 days'
         from generate_series(1, ${PAYMENTS}) g`);
       await db.execute(sql`
-        insert into webhook_deliveries (id, merchant_id, event_id, url, status, created_at, updated_at)
-        select 'whd_' || substr(id, 5), merchant_id, id, 'https://hooks.example',
+        insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, created_at, updated_at)
+        select 'whd_' || substr(id, 5), merchant_id, id, (select e.id from webhook_endpoints e where e.merchant_id = events.merchant_id and e.is_default), 'https://hooks.example',
                (array['delivered','delivered','delivered','failed','pending'])[1 + (random() * 4)::int], created_at, created_at
         from events where merchant_id = ${merchantId}`);
     }

@@ -3,6 +3,7 @@ import { newId } from "../../src/lib/ids";
 import { startHangingEndpoint } from "../../tests/support/webhook-endpoints";
 import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
 import { config, AUTH_SECRET } from "../lib/config";
+import { defaultEndpoint } from "../lib/default-endpoint";
 import { registerMerchant, type BenchContext } from "../lib/context";
 import { sleep, startServer, type Server } from "../lib/proc";
 import { fmtSpread, percentile, ratioSpread, round, spread } from "../lib/stats";
@@ -91,16 +92,27 @@ export async function caseNoisyNeighbour(ctx: BenchContext) {
   }
 }
 
-/** `count` merchants like `merchantId` (its webhook URL, events and sealed signing secret), straight in the database. */
+/**
+ * `count` merchants like `merchantId` (its webhook URL and events, its default endpoint and that endpoint's sealed
+ * signing secret), straight in the database.
+ */
 async function copyMerchant(ctx: BenchContext, merchantId: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => newId("merchant"));
   for (const id of ids) {
-    await ctx.db.sql`
-      insert into merchants (id, name, email, webhook_url, webhook_events)
-      select ${id}, name || ' copy', ${`${id}@example.com`}, webhook_url, webhook_events from merchants where id = ${merchantId}`;
-    await ctx.db.sql`
-      insert into webhook_secrets (id, merchant_id, secret_ciphertext)
-      select ${newId("webhookSecret")}, ${id}, secret_ciphertext from webhook_secrets where merchant_id = ${merchantId} and expires_at is null`;
+    const endpointId = newId("webhookEndpoint");
+    await ctx.db.sql.begin(async (tx) => {
+      await tx`
+        insert into merchants (id, name, email, webhook_url, webhook_events)
+        select ${id}, name || ' copy', ${`${id}@example.com`}, webhook_url, webhook_events from merchants where id = ${merchantId}`;
+      await tx`
+        insert into webhook_endpoints (id, merchant_id, url, event_types, is_default)
+        select ${endpointId}, ${id}, url, event_types, true from webhook_endpoints where merchant_id = ${merchantId} and is_default`;
+      await tx`
+        insert into webhook_secrets (id, merchant_id, endpoint_id, secret_ciphertext)
+        select ${newId("webhookSecret")}, ${id}, ${endpointId}, s.secret_ciphertext
+        from webhook_secrets s join webhook_endpoints e on e.id = s.endpoint_id
+        where e.merchant_id = ${merchantId} and e.is_default and s.expires_at is null`;
+    });
   }
   return ids;
 }
@@ -116,8 +128,8 @@ async function seedDue(ctx: BenchContext, merchants: string[], url: string, n: n
         select 'evt_' || $1 || lpad(i::text, 26 - length($1), '0'), $2, 'payment.confirmed', jsonb_build_object('n', i), now()
         from generate_series(1, $3::int) as i
         returning id)
-      insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-      select 'whd_' || substr(id, 5), $2, id, $4, 'pending', ${dueSql}, now(), now() from ev`,
+      insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+      select 'whd_' || substr(id, 5), $2, id, (select e.id from webhook_endpoints e where e.merchant_id = $2 and e.is_default), $4, 'pending', ${dueSql}, now(), now() from ev`,
       [prefix, merchantId, per, url],
     );
   }
@@ -156,8 +168,8 @@ async function commitLag(ctx: BenchContext, merchants: string[], url: string, re
       .begin(async (tx) => {
         const now = new Date();
         await tx`insert into events (id, merchant_id, type, data, created_at) values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
-        await tx`insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${url}, 'pending', ${now}, ${now}, ${now})`;
+        await tx`insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${defaultEndpoint(tx, merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`;
         await tx`select pg_notify(${WAKE_CHANNEL}, '')`;
       })
       .then(() => void committed.set(eventId, Date.now()))

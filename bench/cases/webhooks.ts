@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { newId } from "../../src/lib/ids";
 import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
 import { config, AUTH_SECRET } from "../lib/config";
+import { defaultEndpoint } from "../lib/default-endpoint";
 import { registerMerchant, type BenchContext } from "../lib/context";
 import { ROOT } from "../lib/env";
 import { machineCpuSeconds, mainThreadCpuSeconds, sleep, startServer, treeCpuSeconds, type Server } from "../lib/proc";
@@ -197,8 +198,8 @@ async function seedDeliveries(ctx: BenchContext, merchantId: string, url: string
              null, now()
       from generate_series(1, ${n}::int) as i
       returning id)
-    insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-    select 'whd_' || substr(id, 5), ${merchantId}, id, ${url}, 'pending', 'infinity', now(), now() from ev`;
+    insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    select 'whd_' || substr(id, 5), ${merchantId}, id, ${defaultEndpoint(ctx.db.sql, merchantId)}, ${url}, 'pending', 'infinity', now(), now() from ev`;
 }
 
 /**
@@ -223,8 +224,8 @@ async function measureLag(ctx: BenchContext, merchantId: string, url: string, re
         const now = new Date();
         await tx`insert into events (id, merchant_id, type, data, created_at)
                  values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
-        await tx`insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${url}, 'pending', ${now}, ${now}, ${now})`;
+        await tx`insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${defaultEndpoint(tx, merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`;
         // What emitEvent does with every delivery: wake the workers at commit (webhooks/wake.ts).
         await tx`select pg_notify(${WAKE_CHANNEL}, '')`;
       })

@@ -53,8 +53,9 @@ export function createFloor(url: string, options: { max?: number; boundInFlight?
             insert into events (id, merchant_id, type, data, subject_id, created_at)
             values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json(payment as never)}, ${payment!.id}, ${now})`;
           await tx`
-            insert into webhook_deliveries (id, merchant_id, event_id, url, status, next_attempt_at, created_at, updated_at)
-            values (${newId("delivery")}, ${merchantId}, ${eventId}, ${FLOOR_WEBHOOK_URL}, 'pending', ${now}, ${now}, ${now})`;
+            insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+            select ${newId("delivery")}, ${merchantId}, ${eventId}, e.id, ${FLOOR_WEBHOOK_URL}, 'pending', ${now}, ${now}, ${now}
+            from webhook_endpoints e where e.merchant_id = ${merchantId} and e.is_default`;
           return payment!;
         }),
       ),
