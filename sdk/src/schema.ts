@@ -599,7 +599,7 @@ export interface paths {
         };
         /**
          * Stream your events (server-sent events)
-         * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
+         * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. At most 10 streams may be open at once per merchant (one more answers 429). `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
          */
         get: operations["streamEvents"];
         put?: never;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventStream } from "../../src/server/http/event-stream";
+import { EVENT_STREAM, eventStream } from "../../src/server/http/event-stream";
 import { testClient, type TestClient } from "../support/client";
 import { serviceContext } from "../support/context";
 import { openEventStream, recordInvoiceEvent } from "../support/event-stream";
@@ -106,5 +106,37 @@ describe("GET /event/stream", () => {
     const anonymous = await api.get("/event/stream", { query: { seconds: 0 } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe("unauthenticated");
+  });
+
+  it("holds at most EVENT_STREAM.maxPerMerchant open per merchant: one more answers 429 rate_limited, a closed one frees its slot", async () => {
+    const merchant = await registerTestMerchant(api);
+    const open = [];
+    try {
+      for (let i = 0; i < EVENT_STREAM.maxPerMerchant; i++) {
+        const stream = await openEventStream(runtime, merchant.apiKey);
+        expect(stream.response.status).toBe(200);
+        open.push(stream);
+      }
+      const refused = await api.get("/event/stream", { key: merchant.apiKey });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe("rate_limited");
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      // Another merchant's streams are not counted against this one.
+      const others = await openEventStream(runtime, owner.apiKey);
+      expect(others.response.status).toBe(200);
+      await others.close();
+
+      await open.pop()!.close();
+      const again = await openEventStream(runtime, merchant.apiKey);
+      expect(again.response.status).toBe(200);
+      open.push(again);
+      // A client that only aborts its request frees its slot too.
+      open.pop()!.abort();
+      const afterAbort = await openEventStream(runtime, merchant.apiKey, { seconds: 0 });
+      expect(afterAbort.response.status).toBe(200);
+      await afterAbort.rest();
+    } finally {
+      for (const stream of open) await stream.close();
+    }
   });
 });

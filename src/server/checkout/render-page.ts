@@ -108,3 +108,8 @@ export function renderCheckoutPage(checkout: Checkout): string {
 export function renderCheckoutNotFound(): string {
   return document("Invoice not found", `<main class="checkout"><h1>Invoice not found</h1><p>Check the link you were given, or ask the shop for a new one.</p></main>`);
 }
+
+/** Too many loads from one address (the checkout's rate limit): the payer waits and reloads; nothing is lost. */
+export function renderCheckoutBusy(retryAfterSeconds: number): string {
+  return document("Try again shortly", `<main class="checkout"><h1>Too many requests</h1><p>Please wait ${retryAfterSeconds} s, then reload this page.</p></main>`);
+}

@@ -1,3 +1,4 @@
+import { ServiceError } from "@/server/services/errors";
 import type { ServiceContext } from "@/server/services/context";
 import { listSettledEvents } from "@/server/services/events/list-settled";
 import type { RenderedEvent } from "@/server/services/events/render";
@@ -14,7 +15,38 @@ export const EVENT_STREAM = {
   maxSeconds: 300,
   /** What clients wait before reconnecting (the SSE `retry` field). */
   retryMs: 1_000,
+  /** Streams one merchant may hold open at once in one web process (each costs a query a second). */
+  maxPerMerchant: 10,
 } as const;
+
+/** Open streams per merchant in this process. */
+const openStreams = new Map<string, number>();
+
+/**
+ * Takes one of the merchant's stream slots, or refuses with 429 `rate_limited` when all are held: an
+ * integration opening streams in a loop (one per request, each held for minutes) would otherwise hold
+ * unbounded connections and queries. Per process, so N web processes allow N × the cap (docs/developer-tools.md).
+ * The returned release is idempotent.
+ */
+export function claimStreamSlot(merchantId: string): () => void {
+  const open = openStreams.get(merchantId) ?? 0;
+  if (open >= EVENT_STREAM.maxPerMerchant) {
+    throw new ServiceError(
+      "rate_limited",
+      `At most ${EVENT_STREAM.maxPerMerchant} event streams may be open at once; close one, or retry when one ends.`,
+      { headers: { "retry-after": "5" } },
+    );
+  }
+  openStreams.set(merchantId, open + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (openStreams.get(merchantId) ?? 1) - 1;
+    if (left > 0) openStreams.set(merchantId, left);
+    else openStreams.delete(merchantId);
+  };
+}
 
 const encoder = new TextEncoder();
 
@@ -36,6 +68,8 @@ export function eventStream(options: {
   signal: AbortSignal;
   /** Shorter intervals for tests; the route uses EVENT_STREAM. */
   limits?: { pollMs: number; heartbeatMs: number };
+  /** Called once when the stream ends, however it ends (the client went, its time ran out, an error). */
+  onClose?: () => void;
 }): ReadableStream<Uint8Array> {
   const { ctx, signal } = options;
   const { pollMs, heartbeatMs } = options.limits ?? EVENT_STREAM;
@@ -43,10 +77,15 @@ export function eventStream(options: {
   let lastWrite = Date.now();
   const deadline = Date.now() + options.seconds * 1000;
   const stop = new AbortController();
-  const onAbort = () => stop.abort();
+  const closed = () => options.onClose?.();
+  const onAbort = () => {
+    stop.abort();
+    closed();
+  };
   signal.addEventListener("abort", onAbort, { once: true });
   const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     signal.removeEventListener("abort", onAbort);
+    closed();
     // Cancelled by the client meanwhile: the stream is already closed.
     if (!stop.signal.aborted || signal.aborted) {
       try {
@@ -90,6 +129,7 @@ export function eventStream(options: {
     cancel() {
       signal.removeEventListener("abort", onAbort);
       stop.abort();
+      closed();
     },
   });
 }

@@ -53,6 +53,13 @@ export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "mer
  */
 export const REGISTER_LIMIT: RateLimitPolicy = { name: "register", by: "ip", limit: 10, windowSeconds: 3600 };
 
+/**
+ * The public checkout, per payer IP: the page `/pay/{id}` and its status `GET /checkout/{id}` alike (one name: one
+ * budget). The page polls every 2 s (30 a minute); the rest is room for reloads. Unauthenticated, and each answer
+ * reads the database, so a scraper guessing invoice ids is held to this.
+ */
+export const CHECKOUT_LIMIT: RateLimitPolicy = { name: "checkout", by: "ip", limit: 120, windowSeconds: 60 };
+
 /** The default per-IP policy of unauthenticated routes and of failed authentications. */
 export function ipPolicy(perSecond: number): RateLimitPolicy {
   return perSecondPolicy("ip", "ip", perSecond);

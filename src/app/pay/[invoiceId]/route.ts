@@ -1,20 +1,32 @@
 import { newId } from "@/lib/ids";
-import { CHECKOUT_HEADERS, renderCheckoutNotFound, renderCheckoutPage } from "@/server/checkout/render-page";
+import { clientIp } from "@/server/net/client-ip";
+import { CHECKOUT_HEADERS, renderCheckoutBusy, renderCheckoutNotFound, renderCheckoutPage } from "@/server/checkout/render-page";
+import { CHECKOUT_LIMIT, ipPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
-import { isServiceError } from "@/server/services/errors";
+import { isServiceError, RateLimitedError } from "@/server/services/errors";
 import { getCheckout } from "@/server/services/invoices/get-checkout";
 
 export const dynamic = "force-dynamic";
 
-// GET /pay/{invoiceId} – the public checkout page of one invoice (docs/invoices.md), server-rendered HTML
-export async function GET(_request: Request, context: { params: Promise<{ invoiceId: string }> }): Promise<Response> {
+// GET /pay/{invoiceId} – the public checkout page of one invoice (docs/invoices.md), server-rendered HTML.
+// Counted like the REST routes without a key: the per-IP default, and the checkout budget it shares with the
+// status the page polls (GET /api/v1/checkout/{id}).
+export async function GET(request: Request, context: { params: Promise<{ invoiceId: string }> }): Promise<Response> {
   const { invoiceId } = await context.params;
   const runtime = await getRuntime();
+  const ip = clientIp(request, runtime.env.TRUSTED_PROXY_HOPS);
   try {
-    const checkout = await getCheckout({ ctx: createServiceContext(runtime, { type: "anonymous" }, newId("request")), input: { id: invoiceId } });
+    await rateLimitsFor(runtime).consume([
+      { policy: ipPolicy(runtime.env.RATE_LIMIT_PER_IP), subject: ip },
+      { policy: CHECKOUT_LIMIT, subject: ip },
+    ]);
+    const checkout = await getCheckout({ ctx: createServiceContext(runtime, { type: "anonymous", ip }, newId("request")), input: { id: invoiceId } });
     return new Response(renderCheckoutPage(checkout), { status: 200, headers: CHECKOUT_HEADERS });
   } catch (error) {
+    if (error instanceof RateLimitedError) {
+      return new Response(renderCheckoutBusy(error.retryAfterSeconds), { status: 429, headers: { ...CHECKOUT_HEADERS, ...error.options.headers } });
+    }
     if (isServiceError(error) && (error.code === "not_found" || error.code === "validation_failed")) {
       return new Response(renderCheckoutNotFound(), { status: 404, headers: CHECKOUT_HEADERS });
     }

@@ -5,8 +5,9 @@ import { getEvent } from "@/server/services/events/get";
 import { listEvents } from "@/server/services/events/list";
 import { renderedEventSchema } from "@/server/services/events/render";
 import { eventDetailSchema, eventIdParams, eventListSchema, listEventsInput } from "@/server/services/events/schemas";
+import { requireMerchantId } from "@/server/services/context";
 import { validateInput } from "@/server/services/validate";
-import { EVENT_STREAM, eventStream, sseEvent } from "../event-stream";
+import { claimStreamSlot, EVENT_STREAM, eventStream, sseEvent } from "../event-stream";
 import { defineRoute } from "../route";
 
 const SECONDS_MESSAGE = `must be a whole number from 0 to ${EVENT_STREAM.maxSeconds}`;
@@ -38,7 +39,8 @@ export const eventStreamRoute = defineRoute({
     "createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends " +
     "on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` " +
     "comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost " +
-    "or repeated. `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).",
+    `or repeated. At most ${EVENT_STREAM.maxPerMerchant} streams may be open at once per merchant (one more answers 429). ` +
+    "`npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).",
   tags: ["Events"],
   auth: "api_key",
   query: streamQuery,
@@ -56,7 +58,7 @@ export const eventStreamRoute = defineRoute({
     const resumeFrom = header ? validateInput(eventCursor, header, "headers.last-event-id") : query.after;
     return {
       status: 200,
-      body: eventStream({ ctx, after: resumeFrom, seconds: query.seconds, signal: request.signal }),
+      body: eventStream({ ctx, after: resumeFrom, seconds: query.seconds, signal: request.signal, onClose: claimStreamSlot(requireMerchantId(ctx)) }),
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
     };
   },

@@ -12,6 +12,7 @@ import {
 } from "@/server/services/invoices/schemas";
 import { voidInvoice } from "@/server/services/invoices/void";
 import { EXAMPLE_CURSOR, EXAMPLE_INVOICE, EXAMPLE_OPEN_INVOICE, EXAMPLE_PAYMENT } from "@/server/openapi/examples";
+import { CHECKOUT_LIMIT } from "@/server/rate-limit/limits";
 import { defineRoute } from "../route";
 
 // POST /api/v1/invoice – create an invoice for an order
@@ -117,7 +118,7 @@ export const getCheckoutRoute = defineRoute({
     "instructions; nothing else of the merchant. Rate-limited per IP.",
   tags: ["Invoices"],
   auth: "none",
-  rateLimit: { name: "checkout", by: "ip", limit: 120, windowSeconds: 60 },
+  rateLimit: CHECKOUT_LIMIT,
   params: invoiceIdInput,
   responses: {
     200: {
