@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchRoute } from "../../src/server/http/dispatch";
@@ -5,6 +7,7 @@ import { API_PREFIX } from "../../src/server/http/route";
 import { routes } from "../../src/server/http/routes";
 import { generateOpenApiDocument, type OpenApiDocument } from "../../src/server/openapi/document";
 import { testClient, type TestClient } from "../support/client";
+import { API_DIR, expectedRouteFiles } from "../../scripts/routes/generate";
 import { importRouteFile, routeFilesOnDisk, type RouteExport } from "../support/route-files";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 
@@ -50,11 +53,23 @@ describe("GET /openapi.json", () => {
   });
 });
 
-describe("the catch-all route handler ↔ declarations ↔ document", () => {
-  it("src/app/api/v1 holds the catch-all, exporting every method it answers, and the metrics route only", () => {
-    expect(routeFiles).toEqual([CATCH_ALL, METRICS]);
+describe("the route files ↔ declarations ↔ document", () => {
+  it("src/app/api/v1 holds the catch-all, the metrics route and one generated file per declared path, nothing else", () => {
+    const expected = expectedRouteFiles();
+    expect(routeFiles).toEqual([CATCH_ALL, METRICS, ...expected.keys()].sort());
+    const stale = [...expected].filter(([file, content]) => readFileSync(path.join(API_DIR, file), "utf8") !== content);
+    expect(stale.map(([file]) => file), "stale route files: run npm run routes:generate").toEqual([]);
+  });
+
+  it("every route file exports every method, answered by the same dispatch as the catch-all", async () => {
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       expect(typeof catchAll[method], `${CATCH_ALL} exports ${method}`).toBe("function");
+    }
+    for (const file of expectedRouteFiles().keys()) {
+      const exported = await importRouteFile(file);
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        expect(exported[method], `${file} exports ${method}`).toBe(catchAll[method]);
+      }
     }
   });
 

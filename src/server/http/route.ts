@@ -33,7 +33,7 @@ type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
  * One REST route, declared once: method, path, auth and the zod schemas that validate it, document it
- * (OpenAPI) and type its handler. Listed in routes/index.ts, it is served by the catch-all under src/app/api/v1.
+ * (OpenAPI) and type its handler. Listed in routes/index.ts, it is served by its generated file under src/app/api/v1.
  */
 export interface RouteDefinition<
   P extends z.ZodType | undefined = z.ZodType | undefined,

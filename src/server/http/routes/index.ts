@@ -14,8 +14,9 @@ import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
 
 /**
- * Every REST route: the catch-all route handler under src/app/api/v1 answers from this list, and the OpenAPI
- * document, the security suite and the contract tests read it. A route exists once it is declared here.
+ * Every REST route: the route handlers under src/app/api/v1 answer from this list (their files are generated
+ * from it: `npm run routes:generate`), and the OpenAPI document, the security suite and the contract tests read
+ * it. A route exists once it is declared here.
  */
 export const routes: readonly AnyRoute[] = [
   health,
