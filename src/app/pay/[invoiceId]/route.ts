@@ -1,7 +1,8 @@
 import { newId } from "@/lib/ids";
 import { clientIp } from "@/server/net/client-ip";
 import { CHECKOUT_HEADERS, renderCheckoutBusy, renderCheckoutNotFound, renderCheckoutPage } from "@/server/checkout/render-page";
-import { CHECKOUT_LIMIT, ipPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
+import { rateLimitChecks } from "@/server/http/rate-limit";
+import { CHECKOUT_LIMIT, rateLimitsFor } from "@/server/rate-limit/limits";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { isServiceError, RateLimitedError } from "@/server/services/errors";
@@ -17,11 +18,9 @@ export async function GET(request: Request, context: { params: Promise<{ invoice
   const runtime = await getRuntime();
   const ip = clientIp(request, runtime.env.TRUSTED_PROXY_HOPS);
   try {
-    await rateLimitsFor(runtime).consume([
-      { policy: ipPolicy(runtime.env.RATE_LIMIT_PER_IP), subject: ip },
-      { policy: CHECKOUT_LIMIT, subject: ip },
-    ]);
-    const checkout = await getCheckout({ ctx: createServiceContext(runtime, { type: "anonymous", ip }, newId("request")), input: { id: invoiceId } });
+    const actor = { type: "anonymous", ip } as const;
+    await rateLimitsFor(runtime).consume(rateLimitChecks(runtime, { rateLimit: CHECKOUT_LIMIT }, actor, ip));
+    const checkout = await getCheckout({ ctx: createServiceContext(runtime, actor, newId("request")), input: { id: invoiceId } });
     return new Response(renderCheckoutPage(checkout), { status: 200, headers: CHECKOUT_HEADERS });
   } catch (error) {
     if (error instanceof RateLimitedError) {
