@@ -1,6 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
+import { layerRules } from "./eslint.layers.mjs";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", "bench/floor/.next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts", "sdk/dist/"] },
@@ -23,20 +24,7 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Route handlers and tRPC routers are thin adapters: they call services, never the database.
-    files: ["src/app/**/*.{ts,tsx}", "src/server/trpc/**/*.ts", "src/server/http/routes/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["@/server/db", "@/server/db/*", "drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*"], message: "Call a service verb instead of the database." },
-          ],
-        },
-      ],
-    },
-  },
+  ...layerRules,
   {
     files: ["scripts/**", "bench/**", "e2e/**", "tests/**", "*.config.*"],
     languageOptions: { globals: globals.node },

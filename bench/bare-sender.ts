@@ -3,19 +3,21 @@
  * time, with undici (the worker's HTTP client) and no signing, claiming or recording. Prints
  * {"sent": n, "ms": elapsed, "cpuSeconds": …, "mainThreadBusy": 0–1} once done. Env: DATABASE_URL, TARGET_URL, CONCURRENCY, BATCH (delivery id prefix).
  */
-import postgres from "postgres";
+import pg from "pg";
 import { mainThreadCpuSeconds } from "./lib/proc";
 import { Agent, request } from "undici";
 
-const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
 const target = process.env.TARGET_URL!;
 const concurrency = Number(process.env.CONCURRENCY ?? 32);
 const batch = process.env.BATCH!;
 
-const rows = await sql<{ id: string; type: string; created_at: Date; data: unknown }[]>`
-  select e.id, e.type, e.created_at, e.data from webhook_deliveries d join events e on e.id = d.event_id
-  where d.id like ${batch + "%"}`;
-await sql.end();
+const client = new pg.Client({ connectionString: process.env.DATABASE_URL! });
+await client.connect();
+const { rows } = await client.query<{ id: string; type: string; created_at: Date; data: unknown }>(
+  "select e.id, e.type, e.created_at, e.data from webhook_deliveries d join events e on e.id = d.event_id where d.id like $1",
+  [batch + "%"],
+);
+await client.end();
 const bodies = rows.map((row) => ({
   id: row.id,
   body: JSON.stringify({ type: row.type, timestamp: row.created_at.toISOString(), data: row.data }),

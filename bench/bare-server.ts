@@ -8,7 +8,7 @@ import { createFloor, FLOOR_CONSTANT } from "./floor/floor";
 const port = Number(process.env.PORT ?? 3100);
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error("DATABASE_URL is required");
-const floor = createFloor(url, { boundInFlight: process.env.BENCH_BOUND_IN_FLIGHT === "true" });
+const floor = createFloor(url);
 
 const constantBody = JSON.stringify(FLOOR_CONSTANT);
 const PAYMENT_PATH = "/api/bench/payment/";

@@ -55,7 +55,7 @@ export async function measureSearch(handle: DatabaseHandle, count: number, itera
   log(`Seeded ${count.toLocaleString("en-US")} + ${Math.ceil(count / 10).toLocaleString("en-US")} payments in ${seedSeconds} s (indexes in place).`);
 
   const env = parseEnv({ NODE_ENV: "test", AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0" });
-  const context = (actor: ServiceContext["actor"]): ServiceContext => ({ requestId: "req_bench", db, actor, log: createLogger("silent"), env, now: () => new Date() });
+  const context = (actor: ServiceContext["actor"]): ServiceContext => ({ requestId: "req_bench", db, reader: db, actor, log: createLogger("silent"), env, now: () => new Date() });
   const merchant = context({ type: "api_key", merchantId: shop, keyId: "key_bench", livemode: true });
   const staff = context({ type: "staff", userId: newId("user") });
   const [sample] = await db.select({ id: payments.id }).from(payments).where(eq(payments.merchantId, shop)).offset(Math.floor(count / 2)).limit(1);

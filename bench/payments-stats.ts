@@ -9,7 +9,6 @@
  * timings depend on the machine; run it when changing these queries or their indexes.
  */
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { parseEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
@@ -19,6 +18,7 @@ import { createLogger } from "../src/server/log";
 import type { ServiceContext } from "../src/server/services/context";
 import { listPayments } from "../src/server/services/payments/list";
 import { getPaymentStats } from "../src/server/services/payments/stats";
+import { serverQuery } from "../tests/support/server-admin";
 import { databaseUrl, refuseNonLocal } from "../tests/support/server-url";
 
 const PAYMENTS = 100_000;
@@ -30,13 +30,11 @@ async function main() {
   if (serverUrl) {
     refuseNonLocal(serverUrl);
     const name = `mps_bench_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
+    await serverQuery(serverUrl, `create database "${name}"`);
     handle = await openServerDatabase(databaseUrl(serverUrl, name));
     dropDatabase = async () => {
       if (process.env.BENCH_KEEP_DATABASE) console.log(`kept database ${name}`);
-      else await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      else await serverQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     };
   } else {
     handle = await openEmbeddedDatabase(undefined);
@@ -64,8 +62,8 @@ async function main() {
                now() - random() * interval '365 days'
         from generate_series(1, ${PAYMENTS}) g`);
       await db.execute(sql`
-        insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, created_at, updated_at)
-        select 'whd_' || substr(id, 5), merchant_id, id, (select e.id from webhook_endpoints e where e.merchant_id = events.merchant_id and e.is_default), 'https://hooks.example',
+        insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, created_at, updated_at)
+        select 'whd_' || substr(id, 5), merchant_id, id, created_at, (select e.id from webhook_endpoints e where e.merchant_id = events.merchant_id and e.is_default), 'https://hooks.example',
                (array['delivered','delivered','delivered','failed','pending'])[1 + (random() * 4)::int], created_at, created_at
         from events where merchant_id = ${merchantId}`);
     }
@@ -76,6 +74,7 @@ async function main() {
     const ctx: ServiceContext = {
       requestId: "req_bench",
       db,
+      reader: db,
       actor: { type: "api_key", merchantId: shop, keyId: "key_bench", livemode: true },
       log: createLogger("silent"),
       env,

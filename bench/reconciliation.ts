@@ -11,7 +11,6 @@
  * (bench/cases/reconciliation.ts). Targets (docs/reconciliation.md): < 10 s embedded, < 5 s server, < 100 MB.
  */
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { parseEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
@@ -20,6 +19,7 @@ import { merchants } from "../src/server/db/schema";
 import { createLogger } from "../src/server/log";
 import type { ServiceContext } from "../src/server/services/context";
 import { createReconciliation } from "../src/server/services/reconciliations/create";
+import { serverQuery } from "../tests/support/server-admin";
 import { databaseUrl, refuseNonLocal } from "../tests/support/server-url";
 
 const LINES = Number(process.env.RECONCILIATION_LINES ?? 100_000);
@@ -49,12 +49,10 @@ async function main() {
   if (serverUrl) {
     refuseNonLocal(serverUrl);
     const name = `mps_bench_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
+    await serverQuery(serverUrl, `create database "${name}"`);
     handle = await openServerDatabase(databaseUrl(serverUrl, name));
     dropDatabase = async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await serverQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     };
   } else {
     handle = await openEmbeddedDatabase(undefined);
@@ -74,6 +72,7 @@ async function main() {
     const ctx: ServiceContext = {
       requestId: "req_bench",
       db,
+      reader: db,
       actor: { type: "api_key", merchantId, keyId: "key_bench", livemode: true },
       log: createLogger("silent"),
       env: parseEnv({ NODE_ENV: "test", AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0" }),

@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { caseFloor } from "./cases/floor";
 import { config } from "./lib/config";
 import { registerMerchant, seedPayments, type BenchContext } from "./lib/context";
@@ -24,6 +25,9 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<unknown>> = {
   "9": async (ctx) => (await import("./cases/checkout")).caseCheckout(ctx),
   "10": async (ctx) => (await import("./cases/search")).caseSearch(ctx),
   "11": async (ctx) => (await import("./cases/metrics")).caseMetrics(ctx),
+  // A cluster, PgBouncer and web processes of its own (ports 3281-3289, 5585-5589): bench/pooler-replica.ts.
+  "12": async () => (await import("./pooler-replica")).benchPoolerReplica(),
+  "13": async (ctx) => (await import("./cases/refunds")).caseRefunds(ctx),
 };
 
 async function main() {
@@ -38,7 +42,7 @@ async function main() {
   report.text(`# npm run bench — ${new Date().toISOString()}${config.quick ? " (QUICK smoke mode: not a measurement)" : ""}`);
   report.text("");
   report.text(`Machine: ${info.cpu}, ${info.memoryGiB} GiB, Linux ${info.kernel}; load average at start: ${info.loadAverage}`);
-  report.text(`Node ${info.node}, next ${info.next}, drizzle-orm ${info.drizzle}, postgres.js ${info.postgresJs}, PGlite ${info.pglite}, autocannon ${info.autocannon}`);
+  report.text(`Node ${info.node}, next ${info.next}, drizzle-orm ${info.drizzle}, node-postgres ${info.pg}, PGlite ${info.pglite}, autocannon ${info.autocannon}`);
 
   if (!config.skipBuild) nextBuild();
 
@@ -79,10 +83,10 @@ async function main() {
     servers.push(floorTuned);
 
     const merchant = await registerMerchant(next, "main", "http://127.0.0.1:9/bench");
-    await seedPayments(db.sql, merchant.id, 10_000, "a");
-    const [newest] = await db.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} order by created_at desc limit 1`;
+    await seedPayments(db, merchant.id, 10_000, "a");
+    const [newest] = await db.query<{ id: string }>(sql`select id from payments where merchant_id = ${merchant.id} order by created_at desc limit 1`);
     const paymentId = newest!.id;
-    await db.sql`analyze`;
+    await db.query(sql`analyze`);
 
     const ctx: BenchContext = {
       db,
@@ -94,7 +98,7 @@ async function main() {
       paymentId,
       report,
       logDir,
-      targets: (server) => ({ servers: { server: server.pid }, pg: { sql: db.sql, database: db.name } }),
+      targets: (server) => ({ servers: { server: server.pid }, pg: { query: db.query, database: db.name } }),
       nextPort: () => port++,
     };
     const failed: string[] = [];
@@ -107,7 +111,8 @@ async function main() {
       } catch (error) {
         // One broken case must not cost the others' numbers: report it and go on.
         failed.push(id);
-        report.text(`\n**Case ${id} failed:** ${(error as Error).stack ?? String(error)}`);
+        const cause = (error as Error).cause;
+        report.text(`\n**Case ${id} failed:** ${(error as Error).stack ?? String(error)}${cause ? `\ncause: ${String((cause as Error).stack ?? cause)}` : ""}`);
       }
       console.log(`  (case ${id}: ${Math.round((Date.now() - started) / 1000)} s)`);
     }

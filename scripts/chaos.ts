@@ -11,7 +11,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import postgres from "postgres";
+import pg from "pg";
 
 const serverUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 if (!["127.0.0.1", "localhost", "::1"].includes(new URL(serverUrl).hostname)) {
@@ -20,7 +20,8 @@ if (!["127.0.0.1", "localhost", "::1"].includes(new URL(serverUrl).hostname)) {
 }
 const seconds = Number(process.env.CHAOS_SECONDS ?? 40);
 const concurrency = Number(process.env.CHAOS_CONCURRENCY ?? 20);
-const port = 4100 + Math.floor(Math.random() * 800);
+// CHAOS_PORT: the web process's port (default: a random one from 4100).
+const port = Number(process.env.CHAOS_PORT ?? 4100 + Math.floor(Math.random() * 800));
 const name = `mps_chaos_${Date.now().toString(36)}`;
 const url = new URL(serverUrl);
 url.pathname = `/${name}`;
@@ -38,8 +39,18 @@ const env = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
 };
 
-const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${name}"`);
+/** One statement on a connection of its own: the chaos below terminates connections to the database. */
+async function query<T extends Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+await query(serverUrl, `create database "${name}"`);
 let web: ChildProcess | undefined;
 let worker: ChildProcess | undefined;
 const log = (message: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -60,7 +71,7 @@ async function waitForReady(deadlineMs = 60_000) {
   throw new Error("the web process did not become ready");
 }
 async function terminateBackends() {
-  const rows = await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
+  const rows = await query(serverUrl, "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [name]);
   log(`terminated ${rows.length} backends`);
 }
 /** SIGKILL a child's whole process group (tsx runs the worker in a child process of its own). */
@@ -123,12 +134,13 @@ try {
     at(0.75, terminateBackends),
   ]);
 
-  const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const rows = await db<{ external_id: string; payments: number; events: number }[]>`
-    select p.external_id, count(distinct p.id)::int as payments, count(e.id)::int as events
-    from payments p left join events e on e.subject_id = p.id
-    where p.merchant_id = ${merchant.id} group by p.external_id`;
-  await db.end();
+  const rows = await query<{ external_id: string; payments: number; events: number }>(
+    url.toString(),
+    `select p.external_id, count(distinct p.id)::int as payments, count(e.id)::int as events
+     from payments p left join events e on e.subject_id = p.id
+     where p.merchant_id = $1 group by p.external_id`,
+    [merchant.id],
+  );
   const stored = new Map(rows.map((row) => [row.external_id, row]));
   const byStatus = new Map<number, number>();
   for (const answer of answers) byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
@@ -151,6 +163,5 @@ try {
   killGroup(web);
   killGroup(worker);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  await query(serverUrl, `drop database if exists "${name}" with (force)`);
 }

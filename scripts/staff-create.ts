@@ -1,4 +1,4 @@
-// STAFF_PASSWORD='…' npm run staff:create -- --email support@example.com [--name 'Ada']
+// STAFF_PASSWORD='…' npm run staff:create -- --email support@example.com [--name 'Ada'] [--role support|admin]
 // Creates a support-staff login (there is no public sign-up for staff). Without STAFF_PASSWORD, a terminal
 // is prompted for the password (not echoed). `--password '…'` still works but warns: argv is public.
 import { parseArgs } from "node:util";
@@ -14,9 +14,9 @@ import { createStaffUser } from "../src/server/services/users/create-staff";
 import { readStaffPassword } from "./staff-password";
 
 const { values } = parseArgs({
-  options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+  options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" }, role: { type: "string" } },
 });
-const usage = "Usage: STAFF_PASSWORD=<at least 12 characters> npm run staff:create -- --email <email> [--name <name>]";
+const usage = "Usage: STAFF_PASSWORD=<at least 12 characters> npm run staff:create -- --email <email> [--name <name>] [--role support|admin (default admin)]";
 if (!values.email) {
   console.error(usage);
   process.exit(2);
@@ -42,8 +42,8 @@ const database = await openDatabase(env).catch((error: unknown) => {
 const runtime = createRuntime({ env, database, log: createLogger(env.LOG_LEVEL) });
 try {
   const ctx = createServiceContext(runtime, { type: "system" }, newId("request"));
-  const user = await createStaffUser({ ctx, input: { email: values.email, password, name: values.name } });
-  console.log(`Created staff user ${user.email} (${user.id}).`);
+  const user = await createStaffUser({ ctx, input: { email: values.email, password, name: values.name, role: values.role as "support" | "admin" | undefined } });
+  console.log(`Created staff user ${user.email} (${user.id}, ${user.access}).`);
 } catch (error) {
   if (!isServiceError(error)) throw error;
   console.error(error.errors?.map((field) => `${field.path}: ${field.message}`).join("\n") || error.detail);

@@ -5,7 +5,7 @@
  *
  *   npm run webhook-signing-key
  */
-import { generateSigningKey, parseSigningKey } from "../src/server/webhooks/asymmetric";
+import { generateSigningKey, parseSigningKey } from "../src/server/crypto/webhook-signing-key";
 
 const secret = generateSigningKey();
 const key = parseSigningKey(secret);

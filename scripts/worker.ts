@@ -1,6 +1,6 @@
 /**
- * `npm run worker`: a webhook delivery worker (and the invoice expiry sweep) as its own process. Run any number of them against one
- * PostgreSQL database (set WEBHOOK_WORKER=off on the web processes, or keep the inline worker too — the
+ * `npm run worker`: the background work (webhook delivery and the periodic jobs: src/server/background/) as its
+ * own process. Run any number of them against one PostgreSQL database (set WEBHOOK_WORKER=off on the web processes, or keep the inline worker too — the
  * claim query keeps them from delivering one row twice). SIGTERM/SIGINT: stop claiming, finish the
  * attempts in flight, exit.
  *
@@ -15,11 +15,9 @@ import { parseDuration } from "@/lib/duration";
 import { openDatabase } from "@/server/db/open";
 import { createLogger } from "@/server/log";
 import { createRuntime } from "@/server/runtime";
-import { startExpirySweeper } from "@/server/invoices/expiry-sweeper";
-import { serveMetrics } from "@/server/metrics/serve";
+import { serveMetrics } from "@/server/http/metrics/serve";
 import { startOtlpTracing } from "@/server/tracing/otlp";
-import { startWorkerFor } from "@/server/webhooks/start";
-import { startEventPruner } from "@/server/webhooks/event-pruner";
+import { startBackgroundWork } from "@/server/background/start";
 import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 
 async function main() {
@@ -41,18 +39,17 @@ async function main() {
   }
   const log = createLogger(env.LOG_LEVEL).child({ process: "webhook-worker", pid: process.pid });
   const stopTracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await startOtlpTracing("merchant-payment-service-worker") : null;
-  const database = await openDatabase(env);
+  // Workers write and read what they are about to write: a replica would only add a connection and its measurements.
+  const database = await openDatabase({ ...env, DATABASE_REPLICA_URL: undefined });
   const runtime = createRuntime({ env, database, log });
   if (stopTracing) runtime.onClose(stopTracing);
   if (env.METRICS_PORT) runtime.onClose((await serveMetrics(runtime, env.METRICS_PORT)).close);
-  startWorkerFor(runtime, {
+  startBackgroundWork(runtime, {
     concurrency: values.concurrency ? Number(values.concurrency) : WORKER_DEFAULTS.concurrency,
     pollIntervalMs: values.poll ? parseDuration(values.poll) : WORKER_DEFAULTS.pollIntervalMs,
     leaseMs: values.lease ? parseDuration(values.lease) : WORKER_DEFAULTS.leaseMs,
     deps: values.timeout ? { send: { totalTimeoutMs: parseDuration(values.timeout), connectTimeoutMs: Math.min(parseDuration(values.timeout), 5_000) } } : {},
   });
-  startExpirySweeper(runtime);
-  startEventPruner(runtime);
   log.info({ database: database.kind }, "worker ready");
   let stopping = false;
   const shutdown = (signal: string) => {

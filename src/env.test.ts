@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidEnvironmentError, parseEnv } from "./env";
-import { generateSigningKey, parseSigningKey } from "./server/webhooks/asymmetric";
+import { generateSigningKey, parseSigningKey } from "./server/crypto/webhook-signing-key";
 
 const secret = "s".repeat(32);
 
@@ -16,6 +16,15 @@ describe("configuration", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("points checkout links at the port served when PUBLIC_BASE_URL is unset; a given address wins", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
+    expect(parseEnv({ DATA_DIR: dataDir }).PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ DATA_DIR: dataDir, PORT: "4100" }).PUBLIC_BASE_URL).toBe("http://localhost:4100");
+    expect(parseEnv({ DATA_DIR: dataDir, PORT: "4100", PUBLIC_BASE_URL: "https://pay.shop.example/" }).PUBLIC_BASE_URL).toBe(
+      "https://pay.shop.example",
+    );
+  });
+
   it("keeps events at least 30 days and disables a failing endpoint after 5 days, both configurable", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
     expect(parseEnv({ DATA_DIR: dataDir })).toMatchObject({ WEBHOOK_EVENT_RETENTION_DAYS: 30, WEBHOOK_DISABLE_AFTER: 5 * 86_400_000 });
@@ -25,6 +34,19 @@ describe("configuration", () => {
     });
     expect(() => parseEnv({ DATA_DIR: dataDir, WEBHOOK_EVENT_RETENTION_DAYS: "7" })).toThrow(InvalidEnvironmentError);
     expect(() => parseEnv({ DATA_DIR: dataDir, WEBHOOK_DISABLE_AFTER: "0" })).toThrow(InvalidEnvironmentError);
+  });
+
+  it("takes a replica and a direct connection only beside a server primary, naming the variable otherwise", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mps-env-"));
+    const primary = "postgres://app@pooler:6432/app";
+    expect(parseEnv({ DATA_DIR: dataDir, DATABASE_URL: primary, DATABASE_DIRECT_URL: "postgres://app@db:5432/app", DATABASE_REPLICA_URL: "postgresql://app@replica/app" })).toMatchObject({
+      DATABASE_DIRECT_URL: "postgres://app@db:5432/app",
+      DATABASE_REPLICA_URL: "postgresql://app@replica/app",
+    });
+    const orphan = () => parseEnv({ DATA_DIR: dataDir, DATABASE_REPLICA_URL: "postgres://app@replica/app" });
+    expect(orphan).toThrow(InvalidEnvironmentError);
+    expect(orphan).toThrow(/DATABASE_REPLICA_URL: needs DATABASE_URL/);
+    expect(() => parseEnv({ DATA_DIR: dataDir, DATABASE_URL: primary, DATABASE_DIRECT_URL: "mysql://db/app" })).toThrow(/DATABASE_DIRECT_URL/);
   });
 
   it("generates AUTH_SECRET once into DATA_DIR, readable only by its owner, and reuses it", () => {

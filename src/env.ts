@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 import { parseDuration, parseDurationList } from "@/lib/duration";
-import { parseSigningKeys, type WebhookSigningKey } from "@/server/webhooks/asymmetric";
+import { parseSigningKeys, type WebhookSigningKey } from "@/server/crypto/webhook-signing-key";
 
 /**
  * Typed configuration. This is the only module that reads `process.env` (lint enforces it).
@@ -20,6 +20,23 @@ const booleanString = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /**
+   * A session (non-pooled) connection to the same primary, for what a pooler in transaction mode cannot carry:
+   * migrations (a session-level advisory lock) and the webhook wake-ups' LISTEN. Unset: DATABASE_URL is used
+   * (docs/operations.md, "Pooler and replica").
+   */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /**
+   * A streaming replica of the primary: lists, search, statistics, exports and reconciliation's reads go there
+   * unless the same user wrote more recently than the replica has replayed (db/read-routing.ts). Unset: primary only.
+   */
+  DATABASE_REPLICA_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
@@ -91,11 +108,14 @@ const envSchema = z.object({
     }),
   /** Events are kept this many days (at least 30), then pruned by the workers (docs/webhooks.md, "Event log"). */
   WEBHOOK_EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
-  /** Where this service is reached from outside: invoices' `checkoutUrl` is `<PUBLIC_BASE_URL>/pay/<id>`. */
+  /**
+   * Where this service is reached from outside: invoices' `checkoutUrl` is `<PUBLIC_BASE_URL>/pay/<id>`. Unset:
+   * `http://localhost:<PORT>`, the port actually served (`parseEnv`).
+   */
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
-    .default("http://localhost:3000")
-    .transform((url) => url.replace(/\/+$/, "")),
+    .optional()
+    .transform((url) => url?.replace(/\/+$/, "")),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
   /**
    * The service's Ed25519 keys (`whsk_…`, separated by whitespace or commas, current first) for Standard Webhooks
@@ -120,11 +140,24 @@ const envSchema = z.object({
    */
   METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /**
+   * The mail server password resets (and team invitations) are sent through: `smtp://user:pass@host:587`, or
+   * `smtps://…` for TLS from the start. Unset: no mail is sent; a reset then tells the user an administrator must
+   * help (docs/team-and-security.md, "Email").
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" }).optional(),
+  /**
+   * Whether support staff must sign in with a second factor (docs/team-and-security.md). Unset: `required` in
+   * production, `optional` elsewhere. `optional` in production is for end-to-end tests of a production build only.
+   */
+  STAFF_SECOND_FACTOR: z.enum(["required", "optional"]).optional(),
+  /** The sender of that mail: `Payments <no-reply@example.com>` or a bare address. */
+  MAIL_FROM: z.string().min(3).max(320).default("no-reply@localhost"),
   /** OTLP/HTTP collector for traces (OpenTelemetry's own variable). Unset: no tracing SDK is started. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
 });
 
-export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "PUBLIC_BASE_URL"> & { AUTH_SECRET: string; PUBLIC_BASE_URL: string };
 
 export class InvalidEnvironmentError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
@@ -148,7 +181,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       })),
     );
   }
-  const parsed = result.data;
+  // `next start -p 4000` serves port 4000 and sets PORT to it before the app reads its configuration, so the
+  // default public address follows the server's real port, as the pages' own links (the browser's origin) do.
+  const parsed = { ...result.data, PUBLIC_BASE_URL: result.data.PUBLIC_BASE_URL ?? `http://localhost:${result.data.PORT}` };
+  // The replica and the direct connection belong to a server primary; without one they would be ignored silently.
+  if (!parsed.DATABASE_URL) {
+    const orphans = (["DATABASE_DIRECT_URL", "DATABASE_REPLICA_URL"] as const).filter((variable) => parsed[variable] !== undefined);
+    if (orphans.length > 0) throw new InvalidEnvironmentError(orphans.map((variable) => ({ variable, message: "needs DATABASE_URL (the primary) to be set" })));
+  }
   if (parsed.AUTH_SECRET) return { ...parsed, AUTH_SECRET: parsed.AUTH_SECRET };
   // A production deployment on a database server must be given its secret (every web process needs the
   // same one). On the embedded database everything lives in DATA_DIR anyway, so the generated secret is

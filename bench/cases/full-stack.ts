@@ -109,7 +109,7 @@ export async function caseFullStack(ctx: BenchContext) {
       "32 requests in flight in one process, no HTTP): what the REST layer itself costs.",
   );
   report.table(
-    ["request", "req/s", "CPU µs/req (pipeline + drizzle + postgres.js client)"],
+    ["request", "req/s", "CPU µs/req (pipeline + drizzle + node-postgres)"],
     pipeline.map((row) => [row.kind, row.rps, row.cpuUsPerRequest]),
   );
   report.data.fullStack = { floorGet, get, list, floorPost, confirm, ratios: { confirmRatio, getRatio, listRatio }, pipeline };

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { newId } from "../../src/lib/ids";
 import { startHangingEndpoint } from "../../tests/support/webhook-endpoints";
 import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
@@ -36,7 +37,7 @@ export async function caseNoisyNeighbour(ctx: BenchContext) {
   const healthy = [template, ...(await copyMerchant(ctx, template, HEALTHY_MERCHANTS - 1))];
   const noisy = (await registerMerchant(ctx.next, "noisy", hanging.url)).id;
   // Earlier cases' pending deliveries would compete: hold them back.
-  await db.sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending'`;
+  await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending'`);
   let worker: Server | undefined;
   try {
     worker = await startServer({
@@ -60,7 +61,7 @@ export async function caseNoisyNeighbour(ctx: BenchContext) {
       alone.push(await drainRate(ctx, healthy, hookUrl, n, `a${round_}`));
       await seedDue(ctx, [noisy], hanging.url, NOISY_BACKLOG, `nz${round_}`, "now()");
       beside.push(await drainRate(ctx, healthy, hookUrl, n, `b${round_}`));
-      await db.sql`update webhook_deliveries set next_attempt_at = 'infinity' where merchant_id = ${noisy} and status = 'pending'`;
+      await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where merchant_id = ${noisy} and status = 'pending'`);
       console.log(`  [noisy] round ${round_ + 1}: alone ${round(alone.at(-1)!)}/s, beside the hanging endpoint ${round(beside.at(-1)!)}/s`);
     }
     const throughput = ratioSpread(beside, alone);
@@ -74,7 +75,7 @@ export async function caseNoisyNeighbour(ctx: BenchContext) {
     report.target("7. throughput beside a hanging endpoint ≥ 0.8 × alone", fmtSpread(throughput, 2), throughput.median >= 0.8);
 
     // Lag: the hanging backlog due again, healthy payments committed at 200/s.
-    await db.sql`update webhook_deliveries set next_attempt_at = now() where merchant_id = ${noisy} and status = 'pending'`;
+    await db.query(sql`update webhook_deliveries set next_attempt_at = now() where merchant_id = ${noisy} and status = 'pending'`);
     hanging.requests = 0;
     const lag = await commitLag(ctx, healthy, hookUrl, receiver, HEALTHY_RATE);
     report.text("");
@@ -85,7 +86,7 @@ export async function caseNoisyNeighbour(ctx: BenchContext) {
     report.target("7. healthy commit → first attempt p99 < 1 s beside a hanging endpoint", `${round(lag.p99)} ms (p50 ${round(lag.p50)} ms)`, lag.p99 < 1000 && lag.arrived === lag.total);
     report.data.noisyNeighbour = { alone, beside, throughput, lag, hangingRequests: hanging.requests, hangingMostOpen: hanging.maxOpen };
   } finally {
-    await db.sql`update webhook_deliveries set next_attempt_at = 'infinity' where merchant_id = ${noisy} and status = 'pending'`;
+    await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where merchant_id = ${noisy} and status = 'pending'`);
     await worker?.stop();
     await receiver.stop();
     await hanging.close();
@@ -100,18 +101,18 @@ async function copyMerchant(ctx: BenchContext, merchantId: string, count: number
   const ids = Array.from({ length: count }, () => newId("merchant"));
   for (const id of ids) {
     const endpointId = newId("webhookEndpoint");
-    await ctx.db.sql.begin(async (tx) => {
-      await tx`
+    await ctx.db.drizzle.transaction(async (tx) => {
+      await tx.execute(sql`
         insert into merchants (id, name, email, webhook_url, webhook_events)
-        select ${id}, name || ' copy', ${`${id}@example.com`}, webhook_url, webhook_events from merchants where id = ${merchantId}`;
-      await tx`
+        select ${id}, name || ' copy', ${`${id}@example.com`}, webhook_url, webhook_events from merchants where id = ${merchantId}`);
+      await tx.execute(sql`
         insert into webhook_endpoints (id, merchant_id, url, event_types, is_default)
-        select ${endpointId}, ${id}, url, event_types, true from webhook_endpoints where merchant_id = ${merchantId} and is_default`;
-      await tx`
+        select ${endpointId}, ${id}, url, event_types, true from webhook_endpoints where merchant_id = ${merchantId} and is_default`);
+      await tx.execute(sql`
         insert into webhook_secrets (id, merchant_id, endpoint_id, secret_ciphertext)
         select ${newId("webhookSecret")}, ${id}, ${endpointId}, s.secret_ciphertext
         from webhook_secrets s join webhook_endpoints e on e.id = s.endpoint_id
-        where e.merchant_id = ${merchantId} and e.is_default and s.expires_at is null`;
+        where e.merchant_id = ${merchantId} and e.is_default and s.expires_at is null`);
     });
   }
   return ids;
@@ -122,16 +123,14 @@ async function seedDue(ctx: BenchContext, merchants: string[], url: string, n: n
   const per = Math.ceil(n / merchants.length);
   for (const [m, merchantId] of merchants.entries()) {
     const prefix = `${tag}${m.toString(36)}x${Date.now().toString(36)}`;
-    await ctx.db.sql.unsafe(
-      `with ev as (
+    await ctx.db.query(sql`
+      with ev as (
         insert into events (id, merchant_id, type, data, created_at)
-        select 'evt_' || $1 || lpad(i::text, 26 - length($1), '0'), $2, 'payment.confirmed', jsonb_build_object('n', i), now()
-        from generate_series(1, $3::int) as i
+        select 'evt_' || ${prefix} || lpad(i::text, ${26 - prefix.length}, '0'), ${merchantId}, 'payment.confirmed', jsonb_build_object('n', i), now()
+        from generate_series(1, ${per}::int) as i
         returning id)
-      insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-      select 'whd_' || substr(id, 5), $2, id, (select e.id from webhook_endpoints e where e.merchant_id = $2 and e.is_default), $4, 'pending', ${dueSql}, now(), now() from ev`,
-      [prefix, merchantId, per, url],
-    );
+      insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+      select 'whd_' || substr(id, 5), ${merchantId}, id, now(), ${defaultEndpoint(merchantId)}, ${url}, 'pending', ${sql.raw(dueSql)}, now(), now() from ev`);
   }
   return per * merchants.length;
 }
@@ -140,11 +139,11 @@ async function seedDue(ctx: BenchContext, merchants: string[], url: string, n: n
 async function drainRate(ctx: BenchContext, merchants: string[], url: string, n: number, tag: string): Promise<number> {
   const total = await seedDue(ctx, merchants, url, n, tag, "'infinity'");
   const started = performance.now();
-  await ctx.db.sql`update webhook_deliveries set next_attempt_at = now() where status = 'pending' and next_attempt_at = 'infinity' and merchant_id in ${ctx.db.sql(merchants)}`;
-  await ctx.db.sql`select pg_notify(${WAKE_CHANNEL}, '')`;
+  await ctx.db.query(sql`update webhook_deliveries set next_attempt_at = now() where status = 'pending' and next_attempt_at = 'infinity' and merchant_id in ${merchants}`);
+  await ctx.db.query(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
   for (;;) {
-    const [row] = await ctx.db.sql<{ left: number }[]>`
-      select count(*)::int as left from webhook_deliveries where merchant_id in ${ctx.db.sql(merchants)} and status in ('pending', 'delivering')`;
+    const [row] = await ctx.db.query<{ left: number }>(sql`
+      select count(*)::int as left from webhook_deliveries where merchant_id in ${merchants} and status in ('pending', 'delivering')`);
     if (row!.left === 0) break;
     if (performance.now() - started > 300_000) throw new Error("healthy backlog not delivered within 5 min");
     await sleep(50);
@@ -164,13 +163,13 @@ async function commitLag(ctx: BenchContext, merchants: string[], url: string, re
     if (wait > 1) await sleep(wait);
     const eventId = newId("event");
     const merchantId = merchants[i % merchants.length]!;
-    const task = ctx.db.sql
-      .begin(async (tx) => {
+    const task = ctx.db.drizzle
+      .transaction(async (tx) => {
         const now = new Date();
-        await tx`insert into events (id, merchant_id, type, data, created_at) values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
-        await tx`insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${defaultEndpoint(tx, merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`;
-        await tx`select pg_notify(${WAKE_CHANNEL}, '')`;
+        await tx.execute(sql`insert into events (id, merchant_id, type, data, created_at) values (${eventId}, ${merchantId}, 'payment.confirmed', ${JSON.stringify({ n: i })}, ${now})`);
+        await tx.execute(sql`insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${now}, ${defaultEndpoint(merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`);
+        await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
       })
       .then(() => void committed.set(eventId, Date.now()))
       .finally(() => inFlight.delete(task));

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
 import { compare, ratio } from "../lib/compare";
 import { config } from "../lib/config";
 import { baseUrl, registerMerchant, routeExists, seedPayments, type BenchContext } from "../lib/context";
@@ -34,38 +34,38 @@ export async function casePaging(ctx: BenchContext) {
   report.section(`4. Keyset paging: page at depth ${depth.toLocaleString("en-US")} vs page 1, ${rows.toLocaleString("en-US")} payments of one merchant`);
   const merchant = await registerMerchant(ctx.next, "paging");
   const seedStarted = performance.now();
-  await seedPayments(ctx.db.sql, merchant.id, rows, "b");
-  await ctx.db.sql`analyze payments`;
+  await seedPayments(ctx.db, merchant.id, rows, "b");
+  await ctx.db.query(sql`analyze payments`);
   report.text(`Seeded in ${round((performance.now() - seedStarted) / 1000, 1)} s (one INSERT … SELECT generate_series, then ANALYZE).`);
 
-  const sql: postgres.Sql = ctx.db.sql;
-  const [position] = await sql<{ cursor_at: string; id: string }[]>`
-    select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
-    order by ${sql.unsafe(NEWEST_FIRST)} offset ${depth - 1} limit 1`;
+  const query = ctx.db.query;
+  const [position] = await query<{ cursor_at: string; id: string }>(sql`
+    select ${sql.raw(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+    order by ${sql.raw(NEWEST_FIRST)} offset ${depth - 1} limit 1`);
   const iterations = config.quick ? 50 : 300;
   const page1 = await timeQuery(
-    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
-              order by ${sql.unsafe(NEWEST_FIRST)} limit 21`,
+    () => query(sql`select ${sql.raw(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              order by ${sql.raw(NEWEST_FIRST)} limit 21`),
     iterations,
   );
   const deep = await timeQuery(
-    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+    () => query(sql`select ${sql.raw(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
               and (created_at, id) < (${position!.cursor_at}::timestamptz, ${position!.id})
-              order by ${sql.unsafe(NEWEST_FIRST)} limit 21`,
+              order by ${sql.raw(NEWEST_FIRST)} limit 21`),
     iterations,
   );
   const offset = await timeQuery(
-    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
-              order by ${sql.unsafe(NEWEST_FIRST)} offset ${depth} limit 21`,
+    () => query(sql`select ${sql.raw(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              order by ${sql.raw(NEWEST_FIRST)} offset ${depth} limit 21`),
     config.quick ? 5 : 20,
   );
   const plainDesc = await timeQuery(
-    () => sql`select ${sql.unsafe(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
-              order by created_at desc, id desc limit 21`,
+    () => query(sql`select ${sql.raw(KEYSET_COLUMNS)} from payments where merchant_id = ${merchant.id}
+              order by created_at desc, id desc limit 21`),
     config.quick ? 5 : 10,
   );
   report.text("");
-  report.text(`SQL through postgres.js (prepared statements), sequential, median of ${iterations} (OFFSET: fewer):`);
+  report.text(`SQL through node-postgres (unnamed statements, as the app sends them), sequential, median of ${iterations} (OFFSET: fewer):`);
   report.table(
     ["query", "median ms", "p99 ms", "/ page 1"],
     [

@@ -43,7 +43,7 @@ export async function caseSoak(ctx: BenchContext) {
   // (seen: 244 → 513 req/s over the first five seconds), which flatters last / first.
   if (config.soakWarmupSeconds > 0) await runLoad(mix(config.soakWarmupSeconds), { servers: {} });
   const rssBefore = rssMb(ctx.next.pid);
-  const background = sampleActivity(ctx.db.sql, ctx.next.pid);
+  const background = sampleActivity(ctx.db, ctx.next.pid);
   const result = await runLoad(mix(config.soakSeconds), ctx.targets(ctx.next));
   const activity = await background.stop();
   const seconds = result.perSecond ?? [];

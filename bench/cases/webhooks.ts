@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
 import { newId } from "../../src/lib/ids";
 import { WAKE_CHANNEL } from "../../src/server/webhooks/wake";
 import { config, AUTH_SECRET } from "../lib/config";
@@ -36,7 +37,7 @@ export async function caseWebhooks(ctx: BenchContext) {
   const merchant = await registerMerchant(ctx.next, "webhooks", hookUrl);
   // Earlier cases left deliveries pending to a closed port: hold them back, or the worker would spend the
   // measurement failing them.
-  await db.sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending' and merchant_id <> ${merchant.id}`;
+  await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending' and merchant_id <> ${merchant.id}`);
   const poll = process.env.BENCH_WORKER_POLL ?? "100ms";
   let worker: Server | undefined;
   try {
@@ -94,21 +95,21 @@ export async function caseWebhooks(ctx: BenchContext) {
       await seedDeliveries(ctx, merchant.id, hookUrl, batch, n);
       // Worker: release the batch, wait until every delivery is recorded as delivered.
       await fetch(`http://127.0.0.1:${receiver.port}/reset`, { method: "POST" });
-      const pgPids = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${db.name}`;
+      const pgPids = await db.query<{ pid: number }>(sql`select pid from pg_stat_activity where datname = ${db.name}`);
       const pgBefore = pgPids.reduce((sum, row) => sum + treeCpuSeconds(row.pid), 0);
       const cpuBefore = treeCpuSeconds(worker.pid);
       const receiverBefore = treeCpuSeconds(receiver.pid);
       const machineBefore = machineCpuSeconds();
       const mainBefore = mainThreadCpuSeconds(worker.pid);
       const started = performance.now();
-      await db.sql`update webhook_deliveries set next_attempt_at = now() where id like ${batch + "%"}`;
+      await db.query(sql`update webhook_deliveries set next_attempt_at = now() where id like ${batch + "%"}`);
       // Poll for the rows still to do (pending or delivering: a short range of the merchant/status index)
       // rather than count the delivered ones (a scan of the whole, growing table every 50 ms, which cost
       // the database — and so the worker beside it on this machine — more with every round).
       for (;;) {
-        const [row] = await db.sql<{ left: boolean }[]>`
+        const [row] = await db.query<{ left: boolean }>(sql`
           select exists (select 1 from webhook_deliveries
-            where merchant_id = ${merchant.id} and status in ('pending', 'delivering') and id like ${batch + "%"}) as left`;
+            where merchant_id = ${merchant.id} and status in ('pending', 'delivering') and id like ${batch + "%"}) as left`);
         if (!row!.left) break;
         if (performance.now() - started > 300_000) throw new Error(`worker left deliveries of ${n} undelivered after 5 min`);
         await sleep(50);
@@ -118,10 +119,10 @@ export async function caseWebhooks(ctx: BenchContext) {
       const mainBusy = (mainThreadCpuSeconds(worker.pid) - mainBefore) / seconds;
       const receiverCpu = ((treeCpuSeconds(receiver.pid) - receiverBefore) * 1e6) / n;
       const senderCpu = ((treeCpuSeconds(worker.pid) - cpuBefore) * 1e6) / n;
-      const pgPidsAfter = await db.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${db.name}`;
+      const pgPidsAfter = await db.query<{ pid: number }>(sql`select pid from pg_stat_activity where datname = ${db.name}`);
       const postgresCpu = ((pgPidsAfter.reduce((sum, row) => sum + treeCpuSeconds(row.pid), 0) - pgBefore) * 1e6) / n;
-      const [delivered] = await db.sql<{ done: number }[]>`
-        select count(*)::int as done from webhook_deliveries where id like ${batch + "%"} and status = 'delivered'`;
+      const [delivered] = await db.query<{ done: number }>(sql`
+        select count(*)::int as done from webhook_deliveries where id like ${batch + "%"} and status = 'delivered'`);
       if (delivered!.done !== n) throw new Error(`worker delivered ${delivered!.done}/${n}: some deliveries failed`);
       console.log(`  [webhooks] worker ${measured ? `#${round_ + 1}` : "warm-up"}: ${Math.round(n / seconds)} deliveries/s`);
       if (measured) {
@@ -172,7 +173,7 @@ export async function caseWebhooks(ctx: BenchContext) {
     // Twice: on the table as the rounds above left it (30,000 deliveries' dead index entries, which every claim
     // steps over until VACUUM removes them), then after the VACUUM that autovacuum would run (BENCHMARKS.md).
     const lagUnvacuumed = await measureLag(ctx, merchant.id, hookUrl, receiver, "right after the rounds above, before any vacuum");
-    await db.sql.unsafe("vacuum analyze webhook_deliveries");
+    await db.query(sql`vacuum analyze webhook_deliveries`);
     const lag = await measureLag(ctx, merchant.id, hookUrl, receiver, "after VACUUM ANALYZE webhook_deliveries");
     report.data.webhooks = { workerRates, bareRates, workerArrivalRates, bareArrivalRates, arrivalRatio, workerCpu, pgCpu, bareCpu, workerBusy, bareBusy, workerMainBusy, bareMainBusy, workerReceiverCpu, bareReceiverCpu, ratio, lag, lagUnvacuumed, poll };
   } finally {
@@ -189,7 +190,7 @@ async function arrivalsAt(receiver: Server): Promise<Record<string, number>> {
 /** N events with their pending deliveries in one statement, held back (next_attempt_at = infinity) until released. */
 async function seedDeliveries(ctx: BenchContext, merchantId: string, url: string, batch: string, n: number) {
   const tag = batch.slice(4);
-  await ctx.db.sql`
+  await ctx.db.query(sql`
     with ev as (
       insert into events (id, merchant_id, type, data, subject_id, created_at)
       select 'evt_' || ${tag} || lpad(i::text, ${26 - tag.length}, '0'), ${merchantId}, 'payment.confirmed',
@@ -198,8 +199,8 @@ async function seedDeliveries(ctx: BenchContext, merchantId: string, url: string
              null, now()
       from generate_series(1, ${n}::int) as i
       returning id)
-    insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-    select 'whd_' || substr(id, 5), ${merchantId}, id, ${defaultEndpoint(ctx.db.sql, merchantId)}, ${url}, 'pending', 'infinity', now(), now() from ev`;
+    insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+    select 'whd_' || substr(id, 5), ${merchantId}, id, now(), ${defaultEndpoint(merchantId)}, ${url}, 'pending', 'infinity', now(), now() from ev`);
 }
 
 /**
@@ -219,15 +220,15 @@ async function measureLag(ctx: BenchContext, merchantId: string, url: string, re
     const wait = due - Date.now();
     if (wait > 1) await sleep(wait);
     const eventId = newId("event");
-    const task = db.sql
-      .begin(async (tx) => {
+    const task = db.drizzle
+      .transaction(async (tx) => {
         const now = new Date();
-        await tx`insert into events (id, merchant_id, type, data, created_at)
-                 values (${eventId}, ${merchantId}, 'payment.confirmed', ${tx.json({ n: i })}, ${now})`;
-        await tx`insert into webhook_deliveries (id, merchant_id, event_id, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${defaultEndpoint(tx, merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`;
+        await tx.execute(sql`insert into events (id, merchant_id, type, data, created_at)
+                 values (${eventId}, ${merchantId}, 'payment.confirmed', ${JSON.stringify({ n: i })}, ${now})`);
+        await tx.execute(sql`insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
+                 values (${newId("delivery")}, ${merchantId}, ${eventId}, ${now}, ${defaultEndpoint(merchantId)}, ${url}, 'pending', ${now}, ${now}, ${now})`);
         // What emitEvent does with every delivery: wake the workers at commit (webhooks/wake.ts).
-        await tx`select pg_notify(${WAKE_CHANNEL}, '')`;
+        await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
       })
       .then(() => {
         committed.set(eventId, Date.now());

@@ -1,4 +1,5 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { BenchDatabase } from "./env";
 import { machineCpuSeconds, treeCpuSeconds } from "./proc";
 
 /** What PostgreSQL's background work, the server and the machine did in one second of a run. */
@@ -20,16 +21,16 @@ export interface ActivitySecond {
  * so that a dip in throughput can be set beside a checkpoint, an autovacuum, a server that got costlier per
  * request, or a machine that got slower, rather than guessed at. One small query a second on its own connection.
  */
-export function sampleActivity(sql: postgres.Sql, serverPid?: number): { stop(): Promise<ActivitySecond[]> } {
+export function sampleActivity(db: Pick<BenchDatabase, "query">, serverPid?: number): { stop(): Promise<ActivitySecond[]> } {
   const seconds: ActivitySecond[] = [];
   let previous: { checkpoints: number; lsn: bigint; server: number; machine: number } | null = null;
   let running = true;
   const sample = async () => {
-    const [row] = await sql<{ checkpoints: string; autovacuums: string; lsn: string }[]>`
+    const [row] = await db.query<{ checkpoints: string; autovacuums: string; lsn: string }>(sql`
       select (checkpoints_timed + checkpoints_req)::text as checkpoints,
              (select count(*) from pg_stat_activity where backend_type = 'autovacuum worker')::text as autovacuums,
              (pg_current_wal_lsn() - '0/0'::pg_lsn)::text as lsn
-      from pg_stat_bgwriter`;
+      from pg_stat_bgwriter`);
     const current = {
       checkpoints: Number(row!.checkpoints),
       lsn: BigInt(row!.lsn.split(".")[0]!),

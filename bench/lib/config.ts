@@ -22,8 +22,8 @@ export const config = {
   webhookConcurrency: Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 32),
   lagRate: Number(process.env.BENCH_LAG_RATE ?? 500),
   lagSeconds: Number(process.env.BENCH_LAG_SECONDS ?? (quick ? 3 : 20)),
-  /** Which cases to run: comma-separated numbers (1–11), default all. */
-  cases: (process.env.BENCH_CASES ?? "1,2,3,4,5,6,7,8,9,10,11").split(",").map((item) => item.trim()),
+  /** Which cases to run: comma-separated numbers (1–13), default all. */
+  cases: (process.env.BENCH_CASES ?? "1,2,3,4,5,6,7,8,9,10,11,12,13").split(",").map((item) => item.trim()),
   /** PostgreSQL server (a database is created for the run and dropped after it). */
   adminUrl: process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
   /** Reuse an existing `.next` build instead of running `next build`. */

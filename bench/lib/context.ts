@@ -1,4 +1,5 @@
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { BenchDatabase } from "./env";
 import type { CpuTargets } from "./load";
 import type { Server } from "./proc";
 import type { Report } from "./report";
@@ -11,7 +12,7 @@ export interface Merchant {
 
 /** What every case gets: the database, the running servers, a seeded merchant, the report. */
 export interface BenchContext {
-  db: { name: string; url: string; sql: postgres.Sql };
+  db: BenchDatabase;
   /** The app (its production build). */
   next: Server;
   bare: Server;
@@ -52,12 +53,12 @@ export async function registerMerchant(server: Server, label: string, webhookUrl
  * `count` payments for a merchant in one INSERT … SELECT generate_series statement, newest first by
  * created_at one millisecond apart; ids are valid payment ids (`pay_` + 26 characters).
  */
-export async function seedPayments(sql: postgres.Sql, merchantId: string, count: number, tag: string): Promise<void> {
-  await sql`
+export async function seedPayments(db: Pick<BenchDatabase, "query">, merchantId: string, count: number, tag: string): Promise<void> {
+  await db.query(sql`
     insert into payments (id, merchant_id, external_id, amount, currency, status, confirmed_at, created_at, updated_at)
     select 'pay_' || ${tag} || lpad(i::text, ${26 - tag.length}, '0'), ${merchantId}, ${"seed-" + tag + "-"} || i, '19.99', 'USD', 'confirmed',
            now() - i * interval '1 millisecond', now() - i * interval '1 millisecond', now() - i * interval '1 millisecond'
-    from generate_series(1, ${count}::int) as i`;
+    from generate_series(1, ${count}::int) as i`);
 }
 
 /** Does the app serve this route yet (it answers something other than 404/405; GETs get an existing id)? */

@@ -2,28 +2,43 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
+import type { SQL } from "drizzle-orm";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { serverQuery } from "../../tests/support/server-admin";
 import { AUTH_SECRET, config } from "./config";
 import { startServer, type Server } from "./proc";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
+/** The harness's own access to the bench database (seeding, holding deliveries back, reading counts). */
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  /** The rows of one statement (drizzle's `sql` template; a JS array becomes a `(…)` list). */
+  query<T = Record<string, unknown>>(statement: SQL): Promise<T[]>;
+  /** drizzle on the same pool of 4 connections, for transactions. */
+  drizzle: NodePgDatabase;
+  drop(): Promise<void>;
+}
+
 /** A database of its own on the PostgreSQL server, dropped at the end. */
-export async function createDatabase(): Promise<{ name: string; url: string; sql: postgres.Sql; drop(): Promise<void> }> {
+export async function createDatabase(): Promise<BenchDatabase> {
   const name = `bench_${process.pid}_${Date.now().toString(36)}`;
-  const admin = postgres(config.adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await serverQuery(config.adminUrl, `create database ${name}`);
   const url = new URL(config.adminUrl);
   url.pathname = `/${name}`;
-  const sql = postgres(url.toString(), { max: 4, onnotice: () => {} });
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 });
+  pool.on("error", () => {});
+  const db = drizzle({ client: pool });
   return {
     name,
     url: url.toString(),
-    sql,
+    query: async <T>(statement: SQL) => (await db.execute(statement)).rows as T[],
+    drizzle: db,
     async drop() {
-      await sql.end({ timeout: 5 });
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
+      await pool.end();
+      await serverQuery(config.adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
@@ -84,10 +99,12 @@ export function startNext(options: {
   cwd?: string;
   /** A path that answers 200 once it serves (default: the app's /api/v1/health). */
   readyPath?: string;
+  /** The Node.js binary (default: `node` on PATH, the project's pinned one under npm). */
+  node?: string;
 }): Promise<Server> {
   return startServer({
     name: options.name,
-    command: "node",
+    command: options.node ?? "node",
     args: [nextBinOf(options.cwd ?? ROOT), "start", "-p", String(options.port), "-H", "127.0.0.1"],
     port: options.port,
     logFile: options.logFile,
@@ -104,6 +121,8 @@ export function startNext(options: {
       // The per-key / per-IP limits (100 and 20 req/s by default) would otherwise measure the limiter's 429s.
       RATE_LIMIT_PER_KEY: "1000000",
       RATE_LIMIT_PER_IP: "1000000",
+      // Case 9 sends each checkout load from an address of its own (X-Forwarded-For), as many payers would.
+      TRUSTED_PROXY_HOPS: "1",
       // In-process counters: a shared Redis would carry counts (and register's 10/h) across runs.
       REDIS_URL: undefined,
       ...options.env,
@@ -133,7 +152,7 @@ export function machine() {
     node: process.version,
     next: pkg("next"),
     drizzle: pkg("drizzle-orm"),
-    postgresJs: pkg("postgres"),
+    pg: pkg("pg"),
     pglite: pkg("@electric-sql/pglite"),
     autocannon: pkg("autocannon"),
     loadAverage: run("cat", ["/proc/loadavg"]),

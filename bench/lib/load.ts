@@ -1,5 +1,6 @@
 import autocannon, { type RequestSpec } from "autocannon";
-import type postgres from "postgres";
+import { sql } from "drizzle-orm";
+import type { BenchDatabase } from "./env";
 import { treeCpuSeconds } from "./proc";
 
 export interface LoadSpec {
@@ -34,12 +35,12 @@ export interface LoadResult {
 /** Where CPU is counted: server process trees, and the PostgreSQL backends of the bench database. */
 export interface CpuTargets {
   servers: Record<string, number>;
-  pg?: { sql: postgres.Sql; database: string };
+  pg?: { query: BenchDatabase["query"]; database: string };
 }
 
 async function backendPids(target: CpuTargets["pg"]): Promise<number[]> {
   if (!target) return [];
-  const rows = await target.sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${target.database}`;
+  const rows = await target.query<{ pid: number }>(sql`select pid from pg_stat_activity where datname = ${target.database}`);
   return rows.map((row) => row.pid);
 }
 

@@ -4,12 +4,15 @@
  * database, measured interleaved (A B A B …) on the same requests: GET /payment/{id}, the 20-row list and
  * POST /payment/confirm (a new externalId and Idempotency-Key each). The VM's speed drifts by tens of percent within minutes here, so only such pairs compare.
  *
- *   node --import tsx bench/tools/ab-builds.ts <other checkout> [rounds=4] [seconds=8]
+ *   npx node --import tsx bench/tools/ab-builds.ts <other checkout> [rounds=4] [seconds=8]
  *   AB_CASES="GET /payment,POST /payment/confirm"   (optional: only these cases, by name)
+ *   AB_OTHER_NODE=/usr/bin/node                      (optional: the other build's Node.js binary; with this
+ *                                                     checkout as the other one, an A/B of the runtime alone)
  *
  * Prints req/s and server CPU µs per request of each build, per round, and the medians.
  */
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { registerMerchant, seedPayments } from "../lib/context";
 import { createDatabase, ROOT, startNext } from "../lib/env";
 import { runLoad, type LoadSpec } from "../lib/load";
@@ -25,8 +28,8 @@ const database = await createDatabase();
 // AB_BASE_PORT: the first of the two ports (default 3601), for a machine where those are taken.
 const basePort = Number(process.env.AB_BASE_PORT ?? 3601);
 const builds = [
-  { name: "this", dir: ROOT, port: basePort },
-  { name: path.basename(other), dir: other, port: basePort + 1 },
+  { name: "this", dir: ROOT, port: basePort, node: undefined as string | undefined },
+  { name: process.env.AB_OTHER_NODE ? `${path.basename(other)} on ${process.env.AB_OTHER_NODE}` : path.basename(other), dir: other, port: basePort + 1, node: process.env.AB_OTHER_NODE },
 ];
 const servers = [];
 try {
@@ -38,12 +41,15 @@ try {
         cwd: build.dir,
         logFile: `/tmp/ab-${build.port}.log`,
         env: { DATABASE_URL: database.url },
+        node: build.node,
       }),
     );
   }
   const merchant = await registerMerchant(servers[0]!, "ab");
-  await seedPayments(database.sql, merchant.id, 10_000, "ab");
-  const [payment] = await database.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} limit 1`;
+  await seedPayments(database, merchant.id, 10_000, "ab");
+  // Statistics, as autovacuum would gather them: without them the planner reads the list's 10,000 rows and sorts.
+  await database.query(sql`analyze`);
+  const [payment] = await database.query<{ id: string }>(sql`select id from payments where merchant_id = ${merchant.id} limit 1`);
   const paymentId = payment!.id;
   const auth = { authorization: `Bearer ${merchant.apiKey}` };
   let counter = 0;
@@ -69,7 +75,7 @@ try {
   const results = new Map<string, { rps: number[]; cpu: number[] }>();
   for (const { name, path: urlPath, extra } of cases) {
     for (const server of servers) {
-      // Warm-up: JIT and the prepared statements of each server.
+      // Warm-up: JIT and the connections of each server.
       await runLoad({ url: `http://127.0.0.1:${server.port}${urlPath}`, connections: 32, duration: 2, headers: auth, ...extra }, { servers: {} });
     }
     for (let i = 0; i < rounds; i++) {

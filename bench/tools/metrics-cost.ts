@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/tools/metrics-cost.ts`: the CPU one request's metrics cost, measured alone (BENCHMARKS.md,
+ * `npx node --import tsx bench/tools/metrics-cost.ts`: the CPU one request's metrics cost, measured alone (BENCHMARKS.md,
  * case 11): a million observations of the request histogram with metrics off, then on, over the labels of a mix of
  * routes and statuses. On a shared machine this resolves what an HTTP A/B cannot (a few µs against ≈ 2 ms a confirm).
  */

@@ -1,11 +1,12 @@
 /**
  * Our REST pipeline without Next.js: the real route declarations driven through `dispatch()` (as the
  * integration tests do) on a fresh database, `CONCURRENCY` requests in flight for `BENCH_SECONDS` (10). Prints req/s and
- * CPU per request of this process (the pipeline + drizzle + postgres.js client). Run under a profiler for
+ * CPU per request of this process (the pipeline + drizzle + node-postgres). Run under a profiler for
  * readable frames (the production build minifies them):
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/tools/pipeline.ts confirm|confirm-no-key|get|list
+ *   npx node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/tools/pipeline.ts confirm|confirm-no-key|get|list
  */
+import { sql } from "drizzle-orm";
 import pino from "pino";
 import { parseEnv } from "../../src/env";
 import { openServerDatabase } from "../../src/server/db/open";
@@ -53,8 +54,9 @@ try {
     webhookUrl: "http://127.0.0.1:9/bench",
   });
   const { merchant, apiKey } = (await registered.json()) as { merchant: { id: string }; apiKey: string };
-  await seedPayments(database.sql, merchant.id, 10_000, "a");
-  const [newest] = await database.sql<{ id: string }[]>`select id from payments where merchant_id = ${merchant.id} order by created_at desc limit 1`;
+  await seedPayments(database, merchant.id, 10_000, "a");
+  await database.query(sql`analyze`); // as bench/run.ts: the planner needs statistics
+  const [newest] = await database.query<{ id: string }>(sql`select id from payments where merchant_id = ${merchant.id} order by created_at desc limit 1`);
   const auth = { authorization: `Bearer ${apiKey}` };
   let n = 0;
   const once = async () => {

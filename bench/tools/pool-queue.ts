@@ -1,25 +1,22 @@
 /**
- * postgres.js under sustained load: `CONCURRENCY` (32) loops of `select 1` on a pool of 10 for `BENCH_SECONDS`
- * (60), printing queries/s and this process's CPU per query every 5 s. With the package as published (3.4.9),
- * CPU per query climbs for as long as the load lasts (porsager/postgres#747; docs/decisions.md, "postgres.js 3.4.9 is patched"); with
- * patches/postgres+3.4.9.patch it stays flat. To see the unpatched driver, unpack it somewhere and point at it:
+ * node-postgres under sustained load: `CONCURRENCY` (32) loops of `select 1` on a pool of 10 for `BENCH_SECONDS`
+ * (60), printing queries/s and this process's CPU per query every 5 s. CPU per query should stay flat for as long
+ * as the load lasts: postgres.js 3.4.9, the driver before it, let it climb without bound (porsager/postgres#747).
  *
- *   (cd /tmp && npm pack postgres@3.4.9 && tar xzf postgres-3.4.9.tgz)
- *   POSTGRES_MODULE=/tmp/package/src/index.js node --import tsx bench/tools/pool-queue.ts
+ *   npx node --import tsx bench/tools/pool-queue.ts
  */
-import postgres from "postgres";
+import pg from "pg";
 import { config } from "../lib/config";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const concurrency = Number(process.env.CONCURRENCY ?? 32);
-const driver: typeof postgres = process.env.POSTGRES_MODULE ? (await import(process.env.POSTGRES_MODULE)).default : postgres;
 
-const sql = driver(config.adminUrl, { max: 10, onnotice: () => {} });
+const pool = new pg.Pool({ connectionString: config.adminUrl, max: 10 });
 let queries = 0;
 let stopping = false;
 const loop = async () => {
   while (!stopping) {
-    await sql`select 1 as one`;
+    await pool.query("select 1 as one");
     queries++;
   }
 };
@@ -41,4 +38,4 @@ await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
 stopping = true;
 clearInterval(report);
 await Promise.all(loops);
-await sql.end({ timeout: 5 });
+await pool.end();

@@ -59,7 +59,7 @@ test("a merchant can never reach the staff console or its data", async ({ page }
   });
   expect(response.status()).toBe(403);
   const body = await response.text();
-  expect(body).toContain("Support staff only.");
+  expect(body).toContain("it needs the staff.audit.read permission");
   expect(body).not.toContain("merchant.registered");
 });
 

@@ -6,7 +6,7 @@ test("invoices: create in the dashboard → paid over REST → detail with payme
   test.slow();
   const merchant = await signUpThroughForm(page);
   await page.goto("/dashboard/settings");
-  await page.getByLabel("Payment instructions").fill("Pay to IBAN DE02 1203 0000 0000 2020 51");
+  await page.getByLabel("Note for payers").fill("Pay to IBAN DE02 1203 0000 0000 2020 51");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("status")).toContainText("Profile saved");
 

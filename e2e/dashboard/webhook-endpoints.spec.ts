@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { createPaymentOverRest, expectAccessible, screenshot, signUpThroughForm, uniqueId } from "./helpers";
 import { startReceiver } from "./receiver";
 
@@ -62,17 +62,70 @@ test("a second endpoint: added, tested, broken, seen in the log, replayed", asyn
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/dashboard/webhooks");
     await expect(page.getByRole("heading", { name: "Endpoints" })).toBeVisible();
-    const overflow = await page.evaluate(() => {
-      const width = document.documentElement.clientWidth;
-      // The outermost elements that stick out, named, so a failure says what to fix.
-      const wide = [...document.querySelectorAll("body *")]
-        .filter((element) => element.getBoundingClientRect().right > width + 1 && !element.parentElement?.closest(".table-wrap"))
-        .filter((element) => !(element.parentElement && element.parentElement.getBoundingClientRect().right > width + 1))
-        .map((element) => `${element.tagName.toLowerCase()}.${element.className}#${element.id}`);
-      return { by: document.documentElement.scrollWidth - width, wide };
-    });
-    expect(overflow).toEqual({ by: 0, wide: [] });
+    expect(await sidewaysOverflow(page)).toEqual({ by: 0, wide: [] });
   } finally {
     await receiver.close();
   }
 });
+
+/** How far the page scrolls sideways, and the outermost elements that stick out (named, so a failure says what). */
+async function sidewaysOverflow(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > width + 1 && !element.parentElement?.closest(".table-wrap"))
+      .filter((element) => !(element.parentElement && element.parentElement.getBoundingClientRect().right > width + 1))
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}#${element.id}`);
+    return { by: document.documentElement.scrollWidth - width, wide };
+  });
+}
+
+for (const { name, width } of [
+  { name: "phone", width: 390 },
+  { name: "desktop", width: 1280 },
+]) {
+  test(`the webhook URL form (${name}): saving a URL keeps every event type, the list shows it at once, test mode shows test endpoints only`, async ({ page, request }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    const receiver = await startReceiver();
+    receiver.answer(200);
+    try {
+      const merchant = await signUpThroughForm(page);
+      await page.goto("/dashboard/webhooks");
+      const defaultItem = page.getByRole("listitem", { name: "Endpoint Default endpoint (no URL)" });
+      await expect(defaultItem).toContainText("No URL");
+
+      // Save a URL only: the endpoint list shows it without a reload, still subscribed to every event type.
+      await page.getByLabel("Webhook URL").fill(receiver.url);
+      await page.getByRole("button", { name: "Save endpoint" }).click();
+      await expect(page.getByText("Saved.")).toBeVisible();
+      const saved = page.getByRole("listitem", { name: `Endpoint ${receiver.url}` });
+      await expect(saved).toContainText(receiver.url);
+      await expect(saved).not.toContainText("No URL");
+      await expect(saved).toContainText("invoice.paid");
+
+      // So a paid invoice's invoice.paid reaches it.
+      const auth = { authorization: `Bearer ${merchant.apiKey}` };
+      const invoice = await (await request.post("/api/v1/invoice", { headers: auth, data: { amount: "12.00", currency: "EUR" } })).json();
+      await createPaymentOverRest(request, merchant.apiKey, { externalId: uniqueId("inv-pay"), amount: "12.00", currency: "EUR", invoiceId: invoice.id });
+      await expect(async () => {
+        const types = receiver.received.map((received) => (JSON.parse(received.body) as { type: string; data: { id?: string } }));
+        expect(types).toContainEqual(expect.objectContaining({ type: "invoice.paid", data: expect.objectContaining({ id: invoice.id }) }));
+      }).toPass({ timeout: 20_000 });
+      expect(await sidewaysOverflow(page)).toEqual({ by: 0, wide: [] });
+
+      // Test mode: the live URL and secret are not on the page; test endpoints are.
+      await page.getByRole("switch", { name: "Test mode" }).click();
+      await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
+      await expect(page.getByRole("heading", { name: "Test endpoints" })).toBeVisible();
+      await expect(page.getByText("No endpoints yet.")).toBeVisible();
+      await expect(page.getByLabel("Webhook URL")).toHaveCount(0);
+      await expect(page.getByRole("heading", { name: "Signing secret" })).toHaveCount(0);
+      await expect(page.locator("main")).not.toContainText(receiver.url);
+      await expectAccessible(page);
+      expect(await sidewaysOverflow(page)).toEqual({ by: 0, wide: [] });
+      await screenshot(page, testInfo, `webhooks-test-mode-${name}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+}

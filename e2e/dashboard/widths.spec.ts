@@ -23,6 +23,8 @@ type Who = "merchant" | "staff" | "anyone";
 const PAGES: { who: Who; name: string; path: (ids: Ids) => string }[] = [
   { who: "anyone", name: "login", path: () => "/login" },
   { who: "anyone", name: "sign-up", path: () => "/sign-up" },
+  { who: "anyone", name: "forgot-password", path: () => "/forgot-password" },
+  { who: "anyone", name: "reset-password", path: () => "/reset-password?token=not-a-real-token" },
   { who: "anyone", name: "docs", path: () => "/docs" },
   { who: "anyone", name: "docs-errors", path: () => "/docs/errors" },
   { who: "anyone", name: "checkout", path: (ids) => `/pay/${ids.invoiceId}` },
@@ -36,6 +38,7 @@ const PAGES: { who: Who; name: string; path: (ids: Ids) => string }[] = [
   { who: "merchant", name: "delivery", path: (ids) => `/dashboard/webhooks/deliveries/${ids.deliveryId}` },
   { who: "merchant", name: "keys", path: () => "/dashboard/keys" },
   { who: "merchant", name: "settings", path: () => "/dashboard/settings" },
+  { who: "merchant", name: "account", path: () => "/dashboard/account" },
   { who: "merchant", name: "not-found", path: () => "/dashboard/no-such-page" },
   { who: "staff", name: "staff-search", path: (ids) => `/dashboard/staff?q=${ids.paymentId}` },
   { who: "staff", name: "staff-merchants", path: () => "/dashboard/staff/merchants" },

@@ -53,6 +53,8 @@ export async function listen(options: ListenOptions): Promise<void> {
   const client = createClient({ apiKey: options.apiKey, baseUrl: options.apiUrl, ...(options.apiFetch ? { fetch: options.apiFetch } : {}) });
   let lastEventId = options.after ?? cursorAtNow();
   print(`Forwarding events to ${options.forwardTo}. Signing secret: ${secret}`);
+  // Until the stream has answered once, a failure is most likely a wrong address: say which, and stop.
+  let connected = false;
 
   while (!options.signal?.aborted) {
     try {
@@ -63,7 +65,13 @@ export async function listen(options: ListenOptions): Promise<void> {
         signal: options.signal,
       });
       if (response.status === 401) throw new ListenRefused(`The service refused the API key (${response.status}). Check MPS_API_KEY.`);
+      if (!connected && response.status === 404) {
+        throw new ListenRefused(
+          `${streamUrl(options.apiUrl)} answered 404: no event stream there. Check that MPS_API_URL (${options.apiUrl}) is the address the service runs at, without /api/v1.`,
+        );
+      }
       if (!response.ok || !body) throw new Error(`the stream answered ${response.status}`);
+      connected = true;
       const messages = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
       // Stopping drops the connection at once, whatever the stream is waiting for.
       const drop = () => void messages.cancel().catch(() => {});
@@ -78,6 +86,12 @@ export async function listen(options: ListenOptions): Promise<void> {
     } catch (error) {
       if (error instanceof ListenRefused) throw error;
       if (options.signal?.aborted) break;
+      if (!connected) {
+        throw new ListenRefused(
+          `Could not reach the service at ${options.apiUrl} (${reasonOf(error)}). Check that it is running (npm run dev or npm start) ` +
+            `and that MPS_API_URL is its address, such as http://localhost:3000.`,
+        );
+      }
       print(`Connection lost (${error instanceof Error ? error.message : String(error)}); reconnecting after ${lastEventId}`);
     }
     await sleep(options.reconnectMs ?? 1_000, options.signal);
@@ -85,6 +99,17 @@ export async function listen(options: ListenOptions): Promise<void> {
 }
 
 class ListenRefused extends Error {}
+
+function streamUrl(apiUrl: string): string {
+  return `${apiUrl.replace(/\/+$/, "")}/api/v1/event/stream`;
+}
+
+/** Why a request failed, as the network said it: `ECONNREFUSED 127.0.0.1:3999`, `ENOTFOUND no-such-host`. */
+function reasonOf(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** Posts one event as its webhook would be, signed with `webhook`; the line to print. */
 async function forward(url: string, webhook: Webhook, event: Schema<"Event">): Promise<string> {

@@ -86,13 +86,45 @@ export interface paths {
         /**
          * Get your merchant profile
          * @description Only your own merchant: any other id answers 404.
+         *
+         *     Permission: `merchant_profile.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getMerchant"];
         /**
          * Update your merchant profile
          * @description Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks. Live keys only: a test key gets 403 `forbidden` (docs/test-mode.md).
+         *
+         *     Permission: `merchant_profile.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         put: operations["updateMerchant"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/{id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your payment methods
+         * @description The bank transfer, crypto and processor-link methods your invoices' checkout pages offer, in their order. Mode data: a test key reads the test-mode list, which test invoices show (docs/test-mode.md).
+         *
+         *     Permission: `merchant_profile.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        get: operations["getPaymentMethods"];
+        /**
+         * Replace your payment methods
+         * @description Replaces the key's mode's list whole, in the order given (at most 10). Each field is checked: IBAN check digits and country format, BIC, the asset against the network's catalogue, the address with its network's checksum (Bitcoin base58check/bech32, Ethereum EIP-55 when mixed-case, Solana 32-byte base58), https links; every failing field is named in `errors[].path`. The profile's `paymentInstructions` stays, shown under the methods.
+         *
+         *     Permission: `merchant_profile.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        put: operations["setPaymentMethods"];
         post?: never;
         delete?: never;
         options?: never;
@@ -111,7 +143,9 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Another key for your merchant. `mode: "test"` makes an `sk_test_` key: everything it creates is test data, never seen by live keys or in live statistics, and the reverse (docs/test-mode.md). Without a body, a live key. A test key can create test keys only. The key is shown only in this response: store it now.
+         * @description Another key for your merchant. `mode: "test"` makes an `sk_test_` key: everything it creates is test data, never seen by live keys or in live statistics, and the reverse (docs/test-mode.md). Without a body, a live key. A test key can create test keys only. With `scopes`, a restricted key (`rk_live_`/`rk_test_`) that may touch only those resources (`{payments: "read", refunds: "write"}`; a resource left out is `none`); a restricted key cannot call this route. The key is shown only in this response: store it now.
+         *
+         *     Permission: `api_keys.write`. No restricted key (`rk_…`) can hold it: one gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -132,6 +166,8 @@ export interface paths {
         /**
          * Publish public keys
          * @description Publishes public keys (JWK, or PEM `PUBLIC KEY`; Ed25519, X25519, P-256, P-384, secp256k1, RSA ≥ 2048 bits) in the merchant's directory. Each entry has exactly one of `jwk` and `pem`. Anything that is or contains private or symmetric material is refused with 422 `private_key_material` and is never stored, logged or echoed: treat that key as exposed. Certificates, weak RSA and other curves are 422 `unsupported_key`. At most 10 keys per request and 50 active keys (422 `too_many_keys`), 16 KiB per key (422 `key_too_large`). Re-publishing a kid retires the key it had (kept, with its dates). Emits `keys.published`.
+         *
+         *     Permission: `published_keys.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["publishKeys"];
         delete?: never;
@@ -152,6 +188,8 @@ export interface paths {
         /**
          * Revoke a published key
          * @description The key leaves the directory at once and is kept, marked `revoked`, in the history.
+         *
+         *     Permission: `published_keys.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["revokePublishedKey"];
         delete?: never;
@@ -192,6 +230,8 @@ export interface paths {
         /**
          * Record or confirm a payment
          * @description Keyed by your `externalId`: a new one is created (201); a pending one moves to `confirmed` or `failed` (200); the same status again changes nothing (200, no new event). Each change emits a `payment.*` event. An `invoiceId` starting with `inv_` attaches the payment to that invoice of yours, in the same transaction (its amounts, status and `invoice.*` events); any other `invoiceId` is a free-form reference.
+         *
+         *     Permission: `payments.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["confirmPayment"];
         delete?: never;
@@ -210,6 +250,8 @@ export interface paths {
         /**
          * List payments
          * @description Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.
+         *
+         *     Permission: `payments.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listPayments"];
         put?: never;
@@ -227,7 +269,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a payment */
+        /**
+         * Get a payment
+         * @description Permission: `payments.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -247,6 +292,8 @@ export interface paths {
         /**
          * Merchant statistics
          * @description Figures for the UTC days `from`..`to` (inclusive; default the last 30 days, at most 366).
+         *
+         *     Permission: `payments.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getMerchantStats"];
         put?: never;
@@ -267,12 +314,16 @@ export interface paths {
         /**
          * List invoices
          * @description Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.
+         *
+         *     Permission: `invoices.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listInvoices"];
         put?: never;
         /**
          * Create an invoice
          * @description An `open` invoice the payer settles on its `checkoutUrl` (or you, by recording payments with its id as `invoiceId`). Emits `invoice.created`. Fulfil the order on `invoice.paid` (docs/invoices.md).
+         *
+         *     Permission: `invoices.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["createInvoice"];
         delete?: never;
@@ -291,6 +342,8 @@ export interface paths {
         /**
          * Get an invoice
          * @description The invoice as it is now (past `expiresAt` and unpaid, it reads `expired` even before the sweep writes it), with its payments.
+         *
+         *     Permission: `invoices.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getInvoice"];
         put?: never;
@@ -313,6 +366,8 @@ export interface paths {
         /**
          * Void an invoice
          * @description Only from `open` or `expired`. Frees its `orderId` and refuses further payments. Emits `invoice.voided`.
+         *
+         *     Permission: `invoices.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["voidInvoice"];
         delete?: never;
@@ -330,11 +385,87 @@ export interface paths {
         };
         /**
          * An invoice's public checkout status
-         * @description What the checkout page `/pay/{id}` shows and polls: amounts, status, countdown and the merchant's name and payment instructions; nothing else of the merchant. Rate-limited per IP.
+         * @description What the checkout page `/pay/{id}` shows and polls: amounts, status, countdown, the merchant's name and website, the payment methods that can pay this invoice (with their QR payloads) while it is open, and the merchant's note; nothing else of the merchant. Rate-limited per IP.
          */
         get: operations["getCheckout"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds
+         * @description Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.
+         *
+         *     Permission: `refunds.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a payment
+         * @description Records money going back on one of your confirmed payments (we never move money ourselves): `pending` by default, `succeeded` for one already made, or with `claim` a link where the payer gives their destination (`requires_action`). `amount` defaults to what is still refundable; the refunds of a payment that are not `failed` or `canceled` never exceed it (409 `refund_exceeds_payment` with `refundable`). An `externalId` you already used answers 200 with that refund, moved on to the `status` sent (docs/refunds.md).
+         *
+         *     Permission: `refunds.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refund/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description Permission: `refunds.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        /**
+         * Move a refund on
+         * @description `requires_action → pending → succeeded | failed`; the same status again changes nothing (200, no event). Each move sends its `refund.*` event; `succeeded` updates the payment's `amountRefunded` and `refundStatus`.
+         *
+         *     Permission: `refunds.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        post: operations["updateRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refund/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a refund
+         * @description From `requires_action` (its claim link stops working) or `pending`; its amount is refundable again. Sends `refund.canceled`.
+         *
+         *     Permission: `refunds.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        post: operations["cancelRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -351,6 +482,8 @@ export interface paths {
         /**
          * List webhook deliveries
          * @description Every delivery (pending, delivering, delivered, failed), newest first, cursor-paginated; filters `status` and `eventType` (repeatable), `endpointId`, `eventId`, `since` (inclusive), `until` (exclusive).
+         *
+         *     Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -371,6 +504,8 @@ export interface paths {
         /**
          * List failed webhook deliveries
          * @description Newest first, cursor-paginated; filter by event type (`eventType`, repeatable) and creation time (`since`, `until`).
+         *
+         *     Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listFailedWebhookDeliveries"];
         put?: never;
@@ -393,6 +528,8 @@ export interface paths {
         /**
          * Retry failed deliveries in bulk
          * @description Re-queues every failed delivery created in [since, until) of the given event types for one attempt now, as a single retry would send it. `dryRun: true` only counts them. With no webhook URL configured, both answer 409 `webhook_url_missing` and nothing is re-queued.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["retryFailedWebhookDeliveries"];
         delete?: never;
@@ -411,6 +548,8 @@ export interface paths {
         /**
          * Get a webhook delivery
          * @description The delivery, its payload and every attempt (status code, error class, latency, response headers and the first 16 KiB of the body).
+         *
+         *     Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -433,6 +572,8 @@ export interface paths {
         /**
          * Retry a failed delivery
          * @description Re-queues a failed delivery for one attempt now, to the merchant's current webhook URL (409 `webhook_url_missing` when none is configured). A failed test send (`webhook.test`) goes back to the URL it tested.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -453,6 +594,8 @@ export interface paths {
         /**
          * Send a test webhook
          * @description Checks the URL (given, or the configured one) and, unless `dryRun`, sends a signed `webhook.test` event now. A refused URL answers `usable: false` with the reason, and nothing is sent. Sends (not dry runs) are limited to 10 a minute per merchant.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -473,6 +616,8 @@ export interface paths {
         /**
          * Verify a received webhook
          * @description Checks the raw payload and the webhook-id, webhook-timestamp and webhook-signature headers against the merchant's current and previous secrets, within ±5 minutes. Limited to 60 checks a minute per merchant, against signature probing.
+         *
+         *     Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["verifyWebhook"];
         delete?: never;
@@ -511,12 +656,16 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description Every endpoint of the merchant (at most 16, so one page), the default one first.
+         *
+         *     Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Adds an endpoint with its own URL, description, event types (null: all) and `whsec_` signing secret, returned this once. At most 16 endpoints per merchant, the default one (the profile's `webhookUrl`) included.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -532,17 +681,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description Permission: `webhooks.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
         get: operations["getWebhookEndpoint"];
         /**
          * Change a webhook endpoint
          * @description Changes its URL (queued deliveries follow), description or event types; `enabled: false` disables it (reason `manual`: its deliveries wait), `enabled: true` enables it and sends what waited. The default endpoint's URL and event types are the profile's `webhookUrl` and `webhookEvents`, which change with them.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         put: operations["updateWebhookEndpoint"];
         post?: never;
         /**
          * Delete a webhook endpoint
          * @description Deletes it with its secrets and deliveries (the events stay in the event log). The default endpoint cannot be deleted (409 `default_endpoint`).
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -562,6 +718,8 @@ export interface paths {
         /**
          * Rotate an endpoint's signing secret
          * @description A new `whsec_` secret, shown this once. The previous one keeps signing too (two `v1` signatures) for 24 hours; a second rotation within them ends the older one at once.
+         *
+         *     Permission: `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -581,7 +739,9 @@ export interface paths {
         put?: never;
         /**
          * Send an endpoint the events of a time window again
-         * @description Every event created in [since, until) (until: now) that the endpoint subscribes to is sent to it again, as new deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. At most 10,000 events per call (a larger window answers 400 on `since`). A disabled endpoint's deliveries wait until it is enabled.
+         * @description Every event created in [since, until) (until: now) that the endpoint subscribes to is sent to it again, as new deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. An event the endpoint still has a delivery of pending is not queued again. At most 10,000 events per call (a larger window answers 422 `recover_window_too_large`) and 10 calls an hour per merchant (429 `rate_limited`). A disabled endpoint's deliveries wait until it is enabled.
+         *
+         *     Permission: `events.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["recoverWebhookEndpoint"];
         delete?: never;
@@ -600,6 +760,8 @@ export interface paths {
         /**
          * Stream your events (server-sent events)
          * @description Your events, oldest first, as `text/event-stream`: each is `id: evt_…`, `event: <type>` and `data: {id, type, createdAt, data}` (the webhook body's `data`). Sends the events after `Last-Event-ID` (the header a client sends on reconnecting; or `?after=`), then new ones as they are recorded, about a second later, with a `: heartbeat` comment every 15 s while quiet. Ends after `seconds`; reconnect with the last id received and nothing is lost or repeated. At most 10 streams may be open at once per merchant (one more answers 429). `npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).
+         *
+         *     Permission: `events.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -620,6 +782,8 @@ export interface paths {
         /**
          * List events
          * @description The merchant's events, newest first, cursor-paginated: what to read to catch up after missed webhooks. Filters: `type` (exact, or a prefix such as `invoice.*`), `since` (inclusive), `until` (exclusive), `subjectId`. Events are kept at least 30 days (`WEBHOOK_EVENT_RETENTION_DAYS`).
+         *
+         *     Permission: `events.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["listEvents"];
         put?: never;
@@ -640,6 +804,8 @@ export interface paths {
         /**
          * Get an event
          * @description The event and its deliveries, one per endpoint it was sent to.
+         *
+         *     Permission: `events.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getEvent"];
         put?: never;
@@ -661,7 +827,9 @@ export interface paths {
         put?: never;
         /**
          * Reconcile a settlement file
-         * @description Send your processor's settlement file as `text/csv` (up to 10 MB and 100,000 lines). Its header names the columns `externalId` (or `reference`), `amount`, `currency`, and optionally `settledAt` and `fee`. Each line is matched by `externalId` (else `reference`) and its amount compared exactly: `matched`, `mismatched` (amount, currency, a duplicate, an ambiguous reference), `missingInLedger`, or `malformed` with its line number. Confirmed payments created in the window (default: the file's `settledAt` range) that the file does not list are `missingInFile`. The report is kept: `GET /reconciliation/{id}` pages through its lines.
+         * @description Send your processor's settlement file as `text/csv` (up to 10 MB and 100,000 lines). Its header names the columns `externalId` (or `reference`), `amount`, `currency`, and optionally `settledAt`, `fee` and `type`. A line with a negative amount or a `type` of `refund` is a refund, matched to your recorded refunds by `externalId` and counted apart (`summary.refunds`). Each payment line is matched by `externalId` (else `reference`) and its amount compared exactly: `matched`, `mismatched` (amount, currency, a duplicate, an ambiguous reference), `missingInLedger`, or `malformed` with its line number. Confirmed payments created in the window (default: the file's `settledAt` range) that the file does not list are `missingInFile`: at most 10,000 of them (a window holding more answers 422 `reconciliation_window_too_large`: narrow `from`/`to`). Every data line is in the report once, read or malformed (a line over 16 KiB is one malformed line). The report is kept: `GET /reconciliation/{id}` pages through its lines.
+         *
+         *     Permission: `reconciliation.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["createReconciliation"];
         delete?: never;
@@ -680,6 +848,8 @@ export interface paths {
         /**
          * Get a reconciliation report
          * @description Up to 1000 lines in file order (optionally one `status`); pass `nextCursor` back as `cursor` for more.
+         *
+         *     Permission: `reconciliation.read`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         get: operations["getReconciliation"];
         put?: never;
@@ -702,8 +872,76 @@ export interface paths {
         /**
          * Simulate a payment (test mode)
          * @description Test keys only (a live key gets 403 `test_mode_only`). Records a test payment attached to one of your test invoices, as `POST /payment/confirm` would: the invoice's amounts and status move and its `payment.*` and `invoice.*` events go to your test endpoints. `amount` defaults to what is still owed; `status` to `confirmed` (docs/test-mode.md).
+         *
+         *     Permission: `invoices.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         post: operations["payTestInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test/refund/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a refund claim (test mode)
+         * @description Test keys only (a live key gets 403 `test_mode_only`). The payer of one of your test refunds in `requires_action` gives a destination, as on the claim page: the refund becomes `pending` and `refund.claimed` goes to your test endpoints (docs/test-mode.md).
+         *
+         *     Permission: `refunds.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        post: operations["simulateRefundClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test/refund/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a refund's outcome (test mode)
+         * @description Test keys only. Moves one of your pending test refunds to `succeeded` or `failed` as `POST /refund/{id}` would, with its event and the payment's refunded amounts (docs/test-mode.md).
+         *
+         *     Permission: `refunds.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        post: operations["simulateRefundSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log entries
+         * @description Every change made to your account by your team, your API keys or support staff, newest first, cursor-paginated: who (`actorType`, `actorId`), from where (`ip`, `userAgent`), what (`action`, `targetType`, `targetId`) and what changed (`details`). Filters: `actor` (an id, or a kind: `user`, `api_key`, `staff`, `system`), `action` (exact, or a prefix such as `api_key.*`), `since` (inclusive), `until` (exclusive). Both modes' changes; a live key only (a test key is 403). Each entry's `seq` and `hash` are its link in your log's hash chain (docs/team-and-security.md, "Audit log").
+         *
+         *     Permission: `audit_log.read`. No restricted key (`rk_…`) can hold it: one gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -998,6 +1236,116 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund was recorded or a claim link opened
+         * @description Sent when `POST /refund` creates a refund, whatever its first status: `pending` (initiated), `succeeded` (already made; `refund.succeeded` follows in the same transaction) or `requires_action` (send the payer its `claimUrl`). `data` is the Refund.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.refund.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.claimed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer claimed a refund
+         * @description Sent when the payer gives a destination on the claim page: the refund is `pending` with `destination` set. Send the money there, then record it with `POST /refund/{id}` (`succeeded`, or `failed`). `data` is the Refund.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.refund.claimed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund was made
+         * @description Sent when a refund is recorded as made (created `succeeded`, or moved there). The payment's `amountRefunded` and `refundStatus` (and its invoice's `amountRefunded`) now count it. `data` is the Refund.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.refund.succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund failed
+         * @description Sent when a refund is recorded as failed; its amount is refundable again. `failureReason` says why. `data` is the Refund.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.refund.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund was canceled
+         * @description Sent when `POST /refund/{id}/cancel` cancels a refund, or a claim link expires unclaimed (`failureReason: "claim_expired"`). Its amount is refundable again. `data` is the Refund.
+         *
+         *     Sent as a signed POST to your webhook URL. Verify the signature over the raw body, check the timestamp window, drop a `webhook-id` you have seen, and answer 2xx only once the event is stored: anything else is retried for about three days.
+         */
+        post: operations["event.refund.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1014,7 +1362,7 @@ export interface components {
              * @description Stable snake_case code to branch on; see docs/errors.md.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "test_mode_only" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "default_endpoint" | "too_many_endpoints" | "idempotency_key_in_use" | "api_key_inactive" | "reconciliation_line_without_payment" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "reset_link_invalid" | "invitation_invalid" | "unauthenticated" | "invalid_api_key" | "invalid_credentials" | "invalid_second_factor" | "sign_in_expired" | "forbidden" | "insufficient_scope" | "test_mode_only" | "not_found" | "invoice_not_found" | "method_not_allowed" | "email_taken" | "already_member" | "last_owner" | "invalid_transition" | "payment_conflict" | "currency_mismatch" | "invoice_not_payable" | "order_id_taken" | "delivery_not_failed" | "webhook_url_missing" | "default_endpoint" | "too_many_endpoints" | "idempotency_key_in_use" | "api_key_inactive" | "second_factor_exists" | "second_factor_required" | "reconciliation_line_without_payment" | "payment_not_refundable" | "refund_exceeds_payment" | "refund_conflict" | "refund_already_claimed" | "refund_claim_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "private_key_material" | "unsupported_key" | "too_many_keys" | "key_too_large" | "webhook_url_rejected" | "recover_window_too_large" | "reconciliation_window_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Also in the `x-request-id` header; quote it to support. */
             requestId: string;
             /** @description Each failing field (`body.amount`, `query.limit`, `params.id`) on validation_failed. */
@@ -1022,18 +1370,20 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            /** @description On insufficient_scope: the permission (`payments.read`) the restricted key would need for this request. */
+            permission?: string;
         };
         Event: {
             /** @description `evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened. */
             id: string;
             /** @enum {string} */
-            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-            /** Format: date-time */
-            createdAt: string;
+            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
             /** @description The `data` of the webhook body: the payment, invoice, … it is about. */
             data: {
                 [key: string]: unknown;
             };
+            /** Format: date-time */
+            createdAt: string;
         };
         Payment: {
             id: string;
@@ -1057,6 +1407,13 @@ export interface components {
             failedAt: string | null;
             /** Format: date-time */
             reconciledAt: string | null;
+            /** @description Sum of its succeeded refunds (docs/refunds.md). */
+            amountRefunded: string;
+            /**
+             * @description `none`, `partial` or `full`: how much of it its succeeded refunds gave back.
+             * @enum {string}
+             */
+            refundStatus: "none" | "partial" | "full";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1071,8 +1428,8 @@ export interface components {
             amountPaid: string;
             /** @description Sum of the pending payments attached. */
             amountPending: string;
-            /** @description max(0, amount − amountPaid). */
-            amountRemaining: string;
+            /** @description Sum of the succeeded refunds of its payments (docs/refunds.md). */
+            amountRefunded: string;
             /** @enum {string} */
             status: "open" | "processing" | "paid" | "expired" | "void";
             /** @enum {string|null} */
@@ -1081,8 +1438,6 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
-            checkoutUrl: string;
             returnUrl: string | null;
             /** Format: date-time */
             expiresAt: string;
@@ -1096,13 +1451,17 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description max(0, amount − amountPaid). */
+            amountRemaining: string;
+            /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
+            checkoutUrl: string;
         };
         WebhookEndpoint: {
             id: string;
             url: string | null;
             description: string | null;
             /** @description The event types sent to this endpoint; null for every type, new ones included. Empty only on the default endpoint whose profile `webhookEvents` is `[]`. */
-            eventTypes: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+            eventTypes: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[] | null;
             /** @enum {string} */
             status: "enabled" | "disabled";
             /**
@@ -1117,13 +1476,53 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Refund: {
+            id: string;
+            paymentId: string;
+            /** @description The payment's invoice, when it has one. */
+            invoiceId: string | null;
+            /** @description In the payment's currency, with its decimals. */
+            amount: string;
+            currency: string;
+            /** @enum {string} */
+            status: "requires_action" | "pending" | "succeeded" | "failed" | "canceled";
+            /** @enum {string|null} */
+            reason: "requested_by_customer" | "duplicate" | "fraudulent" | "order_canceled" | "other" | null;
+            note: string | null;
+            externalId: string | null;
+            /** @description Why it failed or was canceled (`claim_expired` when nobody claimed it). */
+            failureReason: string | null;
+            /** Format: date-time */
+            claimExpiresAt: string | null;
+            claimInstructions: string | null;
+            /** @description What the payer gave on the claim page (or null). */
+            destination: string | null;
+            destinationNetwork: string | null;
+            /** Format: date-time */
+            claimedAt: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            succeededAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            /** Format: date-time */
+            canceledAt: string | null;
+            /** @description The payer's claim page, for a refund made with `claim`; the token in it is the capability. */
+            claimUrl: string | null;
+        };
         Merchant: {
             id: string;
             name: string;
             email: string;
             website: string | null;
             webhookUrl: string | null;
-            webhookEvents: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+            webhookEvents: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[];
             paymentInstructions: string | null;
             /** @enum {string} */
             status: "active" | "suspended";
@@ -1132,26 +1531,76 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PaymentMethods: {
+            /** @description The mode these methods are published in: the key's, or the dashboard switch's. */
+            livemode: boolean;
+            methods: components["schemas"]["PaymentMethod"][];
+        };
+        PaymentMethod: {
+            /** @enum {string} */
+            type: "bank_transfer";
+            accountHolder: string;
+            iban: string;
+            bic: string | null;
+        } | {
+            /** @enum {string} */
+            type: "crypto";
+            /** @enum {string} */
+            network: "bitcoin" | "ethereum" | "solana";
+            asset: string;
+            address: string;
+        } | {
+            /** @enum {string} */
+            type: "link";
+            label: string;
+            url: string;
+        };
         CreatedApiKey: {
-            apiKey: {
-                id: string;
-                name: string | null;
-                hint: string;
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key itself (`sk_live_…`, `sk_test_…`, or `rk_live_…`/`rk_test_…` with `scopes`), shown only in this response: null in its replay for the same Idempotency-Key. */
+            secret: string | null;
+        };
+        ApiKey: {
+            id: string;
+            name: string | null;
+            hint: string;
+            /** @description A restricted key's (`rk_…`) level on every resource; null for a secret key (`sk_…`), which has full access. */
+            scopes: {
                 /** @enum {string} */
-                mode: "live" | "test";
+                payments: "none" | "read" | "write";
                 /** @enum {string} */
-                status: "active" | "expiring" | "expired" | "revoked";
-                /** Format: date-time */
-                lastUsedAt: string | null;
-                /** Format: date-time */
-                expiresAt: string | null;
-                /** Format: date-time */
-                revokedAt: string | null;
-                /** Format: date-time */
-                createdAt: string;
-            };
-            /** @description The key itself (`sk_live_…` or `sk_test_…`): shown only in this response. */
-            secret: string;
+                invoices: "none" | "read" | "write";
+                /** @enum {string} */
+                refunds: "none" | "read" | "write";
+                /** @enum {string} */
+                webhooks: "none" | "read" | "write";
+                /** @enum {string} */
+                events: "none" | "read" | "write";
+                /** @enum {string} */
+                reconciliation: "none" | "read" | "write";
+                /** @enum {string} */
+                merchant_profile: "none" | "read" | "write";
+                /** @enum {string} */
+                published_keys: "none" | "read" | "write";
+            } | null;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description `test`: an `sk_test_` or `rk_test_` key (docs/test-mode.md).
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description `expiring`: rolled, works until `expiresAt`.
+             * @enum {string}
+             */
+            status: "active" | "expiring" | "expired" | "revoked";
         };
         PublishedKey: {
             id: string;
@@ -1189,8 +1638,8 @@ export interface components {
             amountPaid: string;
             /** @description Sum of the pending payments attached. */
             amountPending: string;
-            /** @description max(0, amount − amountPaid). */
-            amountRemaining: string;
+            /** @description Sum of the succeeded refunds of its payments (docs/refunds.md). */
+            amountRefunded: string;
             /** @enum {string} */
             status: "open" | "processing" | "paid" | "expired" | "void";
             /** @enum {string|null} */
@@ -1199,8 +1648,6 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
-            checkoutUrl: string;
             returnUrl: string | null;
             /** Format: date-time */
             expiresAt: string;
@@ -1214,6 +1661,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description max(0, amount − amountPaid). */
+            amountRemaining: string;
+            /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
+            checkoutUrl: string;
             /** @description Every payment attached, oldest first. */
             payments: components["schemas"]["Payment"][];
         };
@@ -1225,6 +1676,8 @@ export interface components {
             amountPaid: string;
             /** @description Sum of the pending payments attached. */
             amountPending: string;
+            /** @description Sum of the succeeded refunds of its payments (docs/refunds.md). */
+            amountRefunded: string;
             /** @description max(0, amount − amountPaid). */
             amountRemaining: string;
             /** @enum {string} */
@@ -1238,9 +1691,15 @@ export interface components {
             paidAt: string | null;
             returnUrl: string | null;
             merchantName: string;
+            /** @description The merchant's website (profile): the contact the page gives a payer who needs help. */
+            merchantWebsite: string | null;
+            /** @description What the payer still has to send: `amountRemaining` minus `amountPending`, never below zero. */
+            amountDue: string;
             /** @description false for an invoice made with a test key (docs/test-mode.md): the page says no real money moves. */
             livemode: boolean;
-            /** @description The merchant's profile setting, plain text. */
+            /** @description The merchant's published methods of the invoice's mode that can pay it, while it is `open` (else `[]`). */
+            paymentMethods: components["schemas"]["CheckoutMethod"][];
+            /** @description The merchant's profile note, plain text, shown under the methods. */
             paymentInstructions: string | null;
             /**
              * Format: date-time
@@ -1248,31 +1707,104 @@ export interface components {
              */
             serverTime: string;
         };
+        CheckoutMethod: {
+            /** @enum {string} */
+            type: "bank_transfer";
+            accountHolder: string;
+            iban: string;
+            bic: string | null;
+            /** @description The text of the QR code the page shows: an EPC GiroCode for a SEPA transfer in EUR, the BIP21 / EIP-681 / Solana Pay URI of a crypto method, with the amount due; null when there is none. */
+            qrPayload: string | null;
+        } | {
+            /** @enum {string} */
+            type: "crypto";
+            /** @enum {string} */
+            network: "bitcoin" | "ethereum" | "solana";
+            asset: string;
+            address: string;
+            /** @description The text of the QR code the page shows: an EPC GiroCode for a SEPA transfer in EUR, the BIP21 / EIP-681 / Solana Pay URI of a crypto method, with the amount due; null when there is none. */
+            qrPayload: string | null;
+        } | {
+            /** @enum {string} */
+            type: "link";
+            label: string;
+            url: string;
+            /** @description The text of the QR code the page shows: an EPC GiroCode for a SEPA transfer in EUR, the BIP21 / EIP-681 / Solana Pay URI of a crypto method, with the amount due; null when there is none. */
+            qrPayload: string | null;
+        };
         Delivery: {
             id: string;
             eventId: string;
-            /** @enum {string} */
-            eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
             /** @description The endpoint it goes to (`we_…`). */
             endpointId: string;
+            url: string;
             /** @enum {string} */
             status: "pending" | "delivering" | "delivered" | "failed";
-            url: string;
             attemptCount: number;
-            lastStatusCode: number | null;
-            lastError: string | null;
             /** Format: date-time */
             nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            event: {
-                id: string;
+            /** @enum {string} */
+            eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
+            event: components["schemas"]["Event"];
+        };
+        DeliveryWithAttempts: {
+            id: string;
+            eventId: string;
+            /** @description The endpoint it goes to (`we_…`). */
+            endpointId: string;
+            url: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "delivered" | "failed";
+            attemptCount: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
+            event: components["schemas"]["Event"];
+            attempts: {
                 /** @enum {string} */
-                type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-                /** Format: date-time */
-                createdAt: string;
+                trigger: "scheduled" | "manual" | "test";
+                /**
+                 * Format: date-time
+                 * @description When it was due.
+                 */
+                queuedAt: string;
+                statusCode: number | null;
+                /** @enum {string|null} */
+                errorClass: "dns" | "connect" | "tls" | "timeout" | "http" | "blocked" | null;
+                latencyMs: number | null;
+                responseHeaders: {
+                    [key: string]: string;
+                } | null;
+                /** @description The first 16 KiB of the response body. */
+                responseBody: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the attempt was sent.
+                 */
+                at: string;
+                error: string | null;
+            }[];
+            payload: {
+                /** @enum {string} */
+                type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
+                /**
+                 * Format: date-time
+                 * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                 */
+                timestamp: string;
                 data: {
                     [key: string]: unknown;
                 };
@@ -1300,37 +1832,40 @@ export interface components {
             /** @description `evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened. */
             id: string;
             /** @enum {string} */
-            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-            /** Format: date-time */
-            createdAt: string;
+            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
             /** @description The `data` of the webhook body: the payment, invoice, … it is about. */
             data: {
                 [key: string]: unknown;
             };
+            /** Format: date-time */
+            createdAt: string;
             /** @description One per endpoint it was sent to, oldest first. */
             deliveries: {
                 id: string;
                 eventId: string;
-                /** @enum {string} */
-                eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
                 /** @description The endpoint it goes to (`we_…`). */
                 endpointId: string;
+                url: string;
                 /** @enum {string} */
                 status: "pending" | "delivering" | "delivered" | "failed";
-                url: string;
                 attemptCount: number;
-                lastStatusCode: number | null;
-                lastError: string | null;
                 /** Format: date-time */
                 nextAttemptAt: string | null;
+                lastStatusCode: number | null;
+                lastError: string | null;
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
                 updatedAt: string;
+                /** @enum {string} */
+                eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled";
             }[];
         };
         Reconciliation: {
             id: string;
+            summary: components["schemas"]["ReconciliationSummary"];
+            /** @description Data lines read from the file. */
+            fileLines: number;
             /** Format: date-time */
             createdAt: string;
             window: {
@@ -1339,9 +1874,6 @@ export interface components {
                 /** Format: date-time */
                 to: string | null;
             };
-            /** @description Data lines read from the file. */
-            fileLines: number;
-            summary: components["schemas"]["ReconciliationSummary"];
             /** @description Up to 1000 lines in file order; follow `nextCursor` for more. */
             lines: components["schemas"]["ReconciliationLine"][];
             hasMore: boolean;
@@ -1354,6 +1886,12 @@ export interface components {
             missingInFile: number;
             /** @description Lines that could not be read; each is listed with its line number. */
             malformed: number;
+            /** @description Refund lines (a negative amount, or `type` `refund`), matched to recorded refunds by `externalId`; the counts above are payment lines only. */
+            refunds: {
+                matched: number;
+                mismatched: number;
+                missingInLedger: number;
+            };
         };
         ReconciliationLine: {
             position: number;
@@ -1361,90 +1899,63 @@ export interface components {
             lineNumber: number | null;
             /** @enum {string} */
             status: "matched" | "mismatched" | "missingInLedger" | "missingInFile" | "malformed";
+            /** @enum {string} */
+            kind: "payment" | "refund";
             /** @description `amount`, `currency`, `duplicate` or `ambiguous_reference` for `mismatched`; what is wrong for `malformed`. */
             reason: string | null;
             externalId: string | null;
             reference: string | null;
             fileAmount: string | null;
-            ledgerAmount: string | null;
-            /** @description The file's currency (the payment's for `missingInFile`). */
-            currency: string | null;
-            ledgerCurrency: string | null;
             fee: string | null;
             /** Format: date-time */
             settledAt: string | null;
             paymentId: string | null;
+            refundId: string | null;
+            ledgerAmount: string | null;
+            ledgerCurrency: string | null;
             /** Format: date-time */
             resolvedAt: string | null;
             resolutionNote: string | null;
+            /** @description The file's currency (the payment's for `missingInFile`). */
+            currency: string | null;
         };
+        /** @description `payment` is the simulated payment (`method: "test"`, `metadata.simulated: true`; confirm or fail it later by its `externalId`); `invoice` is the invoice after the payment. */
         TestInvoicePayment: {
-            /** @description The simulated payment: `method: "test"`, `metadata.simulated: true`; confirm or fail it later by its `externalId`. */
-            payment: {
-                id: string;
-                externalId: string;
-                amount: string;
-                currency: string;
-                /** @enum {string} */
-                status: "pending" | "confirmed" | "failed";
-                reference: string | null;
-                invoiceId: string | null;
-                method: string | null;
-                network: string | null;
-                metadata: {
-                    [key: string]: unknown;
-                };
-                /** Format: date-time */
-                occurredAt: string | null;
-                /** Format: date-time */
-                confirmedAt: string | null;
-                /** Format: date-time */
-                failedAt: string | null;
-                /** Format: date-time */
-                reconciledAt: string | null;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-            };
-            /** @description The invoice after the payment. */
-            invoice: {
-                id: string;
-                orderId: string | null;
-                amount: string;
-                currency: string;
-                /** @description Sum of the confirmed payments attached. */
-                amountPaid: string;
-                /** @description Sum of the pending payments attached. */
-                amountPending: string;
-                /** @description max(0, amount − amountPaid). */
-                amountRemaining: string;
-                /** @enum {string} */
-                status: "open" | "processing" | "paid" | "expired" | "void";
-                /** @enum {string|null} */
-                statusDetail: "partially_paid" | "overpaid" | "paid_late" | "marked" | null;
-                description: string | null;
-                metadata: {
-                    [key: string]: unknown;
-                };
-                /** @description The public checkout page; the id in it is the capability, share it only with the payer. */
-                checkoutUrl: string;
-                returnUrl: string | null;
-                /** Format: date-time */
-                expiresAt: string;
-                /** Format: date-time */
-                paidAt: string | null;
-                /** Format: date-time */
-                expiredAt: string | null;
-                /** Format: date-time */
-                voidedAt: string | null;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                updatedAt: string;
-                /** @description Every payment attached, oldest first. */
-                payments: components["schemas"]["Payment"][];
-            };
+            payment: components["schemas"]["Payment"];
+            invoice: components["schemas"]["InvoiceWithPayments"];
+        };
+        AuditEntry: {
+            /** @description `audit_…`. */
+            id: string;
+            /**
+             * @description Who acted: a dashboard `user`, an `api_key`, support `staff`, the `system`, or an `anonymous` caller (a failed sign-in).
+             * @enum {string}
+             */
+            actorType: "api_key" | "user" | "staff" | "system" | "anonymous";
+            /** @description The user's (`usr_…`) or API key's (`key_…`) id; null for the system. */
+            actorId: string | null;
+            /** @description What was done, `<resource>.<verb>` (`api_key.rolled`, `merchant.updated`). */
+            action: string;
+            /** @description The kind of thing acted on. */
+            targetType: string;
+            /** @description The id of the thing acted on. */
+            targetId: string | null;
+            /** @description The request that made the change (`x-request-id`). */
+            requestId: string | null;
+            /** @description The client's address, when the change came from a request. */
+            ip: string | null;
+            /** @description The client's User-Agent, when the change came from a request. */
+            userAgent: string | null;
+            /** @description What changed: `changes: {field: {from, to}}` for settings; never a secret. */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The entry's position in your audit log's hash chain, from 1, without gaps. */
+            seq: number;
+            /** @description SHA-256 (hex) of the previous entry's hash and this entry: the chain `npm run audit:verify` checks. */
+            hash: string;
         };
     };
     responses: never;
@@ -1737,7 +2248,20 @@ export interface operations {
                      *           "payment.confirmed",
                      *           "payment.failed",
                      *           "keys.published",
-                     *           "webhook.test"
+                     *           "webhook.test",
+                     *           "invoice.created",
+                     *           "invoice.payment_received",
+                     *           "invoice.payment_failed",
+                     *           "invoice.processing",
+                     *           "invoice.paid",
+                     *           "invoice.expired",
+                     *           "invoice.voided",
+                     *           "webhook.endpoint_disabled",
+                     *           "refund.created",
+                     *           "refund.claimed",
+                     *           "refund.succeeded",
+                     *           "refund.failed",
+                     *           "refund.canceled"
                      *         ],
                      *         "paymentInstructions": null,
                      *         "status": "active",
@@ -1898,7 +2422,20 @@ export interface operations {
                      *         "payment.confirmed",
                      *         "payment.failed",
                      *         "keys.published",
-                     *         "webhook.test"
+                     *         "webhook.test",
+                     *         "invoice.created",
+                     *         "invoice.payment_received",
+                     *         "invoice.payment_failed",
+                     *         "invoice.processing",
+                     *         "invoice.paid",
+                     *         "invoice.expired",
+                     *         "invoice.voided",
+                     *         "webhook.endpoint_disabled",
+                     *         "refund.created",
+                     *         "refund.claimed",
+                     *         "refund.succeeded",
+                     *         "refund.failed",
+                     *         "refund.canceled"
                      *       ],
                      *       "paymentInstructions": null,
                      *       "status": "active",
@@ -1934,6 +2471,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2011,8 +2561,8 @@ export interface operations {
                  * @example {
                  *       "webhookUrl": "https://acme.example/webhooks/payments",
                  *       "webhookEvents": [
-                 *         "payment.confirmed",
-                 *         "payment.failed"
+                 *         "invoice.paid",
+                 *         "payment.confirmed"
                  *       ]
                  *     }
                  */
@@ -2022,7 +2572,7 @@ export interface operations {
                     website?: string | null;
                     /** Format: uri */
                     webhookUrl?: string | null;
-                    webhookEvents?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+                    webhookEvents?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[];
                     /** @description Plain text shown on every invoice's checkout page (how to pay: bank details, a wallet address); `null` clears it. */
                     paymentInstructions?: string | null;
                 };
@@ -2044,8 +2594,8 @@ export interface operations {
                      *       "website": "https://acme.example",
                      *       "webhookUrl": "https://acme.example/webhooks/payments",
                      *       "webhookEvents": [
-                     *         "payment.confirmed",
-                     *         "payment.failed"
+                     *         "invoice.paid",
+                     *         "payment.confirmed"
                      *       ],
                      *       "paymentInstructions": null,
                      *       "status": "active",
@@ -2084,7 +2634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: Forbidden */
+            /** @description `forbidden`: Forbidden; `insufficient_scope`: Insufficient scope */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2093,7 +2643,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2194,6 +2744,383 @@ export interface operations {
             };
         };
     };
+    getPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The merchant id (`mer_…`): your own. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "livemode": true,
+                     *       "methods": [
+                     *         {
+                     *           "type": "bank_transfer",
+                     *           "accountHolder": "Acme Coffee GmbH",
+                     *           "iban": "DE89370400440532013000",
+                     *           "bic": "COBADEFFXXX"
+                     *         },
+                     *         {
+                     *           "type": "crypto",
+                     *           "network": "ethereum",
+                     *           "asset": "USDC",
+                     *           "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+                     *         },
+                     *         {
+                     *           "type": "link",
+                     *           "label": "Pay with PayPal",
+                     *           "url": "https://www.paypal.com/paypalme/acmecoffee"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    setPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The merchant id (`mer_…`): your own. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "methods": [
+                 *         {
+                 *           "type": "bank_transfer",
+                 *           "accountHolder": "Acme Coffee GmbH",
+                 *           "iban": "DE89370400440532013000",
+                 *           "bic": "COBADEFFXXX"
+                 *         },
+                 *         {
+                 *           "type": "crypto",
+                 *           "network": "ethereum",
+                 *           "asset": "USDC",
+                 *           "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+                 *         },
+                 *         {
+                 *           "type": "link",
+                 *           "label": "Pay with PayPal",
+                 *           "url": "https://www.paypal.com/paypalme/acmecoffee"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Replaces the list (at most 10), in the order payers see it; `[]` removes every method. */
+                    methods: ({
+                        /** @enum {string} */
+                        type: "bank_transfer";
+                        /** @description The beneficiary's name, as the bank knows it (≤ 70 characters, the GiroCode limit). */
+                        accountHolder: string;
+                        /** @description Validated with its check digits and the country's format; stored without spaces, upper-case. */
+                        iban: string;
+                        /**
+                         * @description Optional within SEPA; validated when given.
+                         * @default null
+                         */
+                        bic?: string | null;
+                    } | {
+                        /** @enum {string} */
+                        type: "crypto";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "solana";
+                        /** @description A code the network carries in the catalogue (docs/invoices.md): BTC; ETH, USDC, USDT, DAI; SOL, USDC, USDT. */
+                        asset: string;
+                        /** @description Checked with the network's checksum; Ethereum addresses are stored in their EIP-55 form. */
+                        address: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "link";
+                        /** @description What the payer clicks: "Pay with PayPal". */
+                        label: string;
+                        /**
+                         * Format: uri
+                         * @description A processor's own pay page (https only).
+                         */
+                        url: string;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The methods as stored. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "livemode": true,
+                     *       "methods": [
+                     *         {
+                     *           "type": "bank_transfer",
+                     *           "accountHolder": "Acme Coffee GmbH",
+                     *           "iban": "DE89370400440532013000",
+                     *           "bic": "COBADEFFXXX"
+                     *         },
+                     *         {
+                     *           "type": "crypto",
+                     *           "network": "ethereum",
+                     *           "asset": "USDC",
+                     *           "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+                     *         },
+                     *         {
+                     *           "type": "link",
+                     *           "label": "Pay with PayPal",
+                     *           "url": "https://www.paypal.com/paypalme/acmecoffee"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     createApiKey: {
         parameters: {
             query?: never;
@@ -2220,6 +3147,25 @@ export interface operations {
                      */
                     mode?: "live" | "test";
                     name?: string | null;
+                    /** @description Makes a restricted key (`rk_live_`/`rk_test_`) that may touch only these resources: per resource `none`, `read` or `write` (which implies `read`); a resource left out is `none`. Without `scopes`, a secret key (`sk_…`) with full access. */
+                    scopes?: {
+                        /** @enum {string} */
+                        payments?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        invoices?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        refunds?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        webhooks?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        events?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        reconciliation?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        merchant_profile?: "none" | "read" | "write";
+                        /** @enum {string} */
+                        published_keys?: "none" | "read" | "write";
+                    };
                 };
             };
         };
@@ -2244,7 +3190,8 @@ export interface operations {
                      *         "lastUsedAt": null,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "createdAt": "2026-11-22T12:00:00.000Z"
+                     *         "createdAt": "2026-11-22T12:00:00.000Z",
+                     *         "scopes": null
                      *       },
                      *       "secret": "sk_test_hSg0Svhb68PWdkBTv61WYiUXt5JNlzyDCHQ38BagSb03h6GMi"
                      *     }
@@ -2280,7 +3227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: Forbidden */
+            /** @description `forbidden`: Forbidden; `insufficient_scope`: Insufficient scope */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2289,7 +3236,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2504,7 +3451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: Forbidden */
+            /** @description `forbidden`: Forbidden; `insufficient_scope`: Insufficient scope */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2513,7 +3460,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2686,7 +3633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: Forbidden */
+            /** @description `forbidden`: Forbidden; `insufficient_scope`: Insufficient scope */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2695,7 +3642,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2993,6 +3940,8 @@ export interface operations {
                      *       "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *       "failedAt": null,
                      *       "reconciledAt": null,
+                     *       "amountRefunded": "0.00",
+                     *       "refundStatus": "none",
                      *       "createdAt": "2026-11-22T12:00:00.000Z",
                      *       "updatedAt": "2026-11-22T12:00:00.000Z"
                      *     }
@@ -3028,6 +3977,8 @@ export interface operations {
                      *       "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *       "failedAt": null,
                      *       "reconciledAt": null,
+                     *       "amountRefunded": "0.00",
+                     *       "refundStatus": "none",
                      *       "createdAt": "2026-11-22T12:00:00.000Z",
                      *       "updatedAt": "2026-11-22T12:00:00.000Z"
                      *     }
@@ -3060,6 +4011,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3225,6 +4189,8 @@ export interface operations {
                      *           "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *           "failedAt": null,
                      *           "reconciledAt": null,
+                     *           "amountRefunded": "0.00",
+                     *           "refundStatus": "none",
                      *           "createdAt": "2026-11-22T12:00:00.000Z",
                      *           "updatedAt": "2026-11-22T12:00:00.000Z"
                      *         }
@@ -3265,6 +4231,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3350,6 +4329,8 @@ export interface operations {
                      *       "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *       "failedAt": null,
                      *       "reconciledAt": null,
+                     *       "amountRefunded": "0.00",
+                     *       "refundStatus": "none",
                      *       "createdAt": "2026-11-22T12:00:00.000Z",
                      *       "updatedAt": "2026-11-22T12:00:00.000Z"
                      *     }
@@ -3382,6 +4363,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3486,6 +4480,19 @@ export interface operations {
                      *           "count": 2
                      *         }
                      *       ],
+                     *       "refunds": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "amount": "10.00",
+                     *           "count": 1
+                     *         }
+                     *       ],
+                     *       "netVolume": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "amount": "29.98"
+                     *         }
+                     *       ],
                      *       "daily": [
                      *         {
                      *           "date": "2026-11-21",
@@ -3534,6 +4541,17 @@ export interface operations {
                             amount: string;
                             count: number;
                         }[];
+                        /** @description Succeeded refunds per currency, placed in the window by when they succeeded (docs/refunds.md). */
+                        refunds: {
+                            currency: string;
+                            amount: string;
+                            count: number;
+                        }[];
+                        /** @description Per currency: confirmed volume less succeeded refunds in the window (negative when refunds exceed it). */
+                        netVolume: {
+                            currency: string;
+                            amount: string;
+                        }[];
                         daily: {
                             /** Format: date */
                             date: string;
@@ -3578,6 +4596,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3675,6 +4706,7 @@ export interface operations {
                      *           "currency": "EUR",
                      *           "amountPaid": "19.99",
                      *           "amountPending": "0.00",
+                     *           "amountRefunded": "0.00",
                      *           "amountRemaining": "0.00",
                      *           "status": "paid",
                      *           "statusDetail": null,
@@ -3728,6 +4760,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3844,6 +4889,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "amountPaid": "0.00",
                      *       "amountPending": "0.00",
+                     *       "amountRefunded": "0.00",
                      *       "amountRemaining": "19.99",
                      *       "status": "open",
                      *       "statusDetail": null,
@@ -3889,6 +4935,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4015,6 +5074,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "amountPaid": "19.99",
                      *       "amountPending": "0.00",
+                     *       "amountRefunded": "0.00",
                      *       "amountRemaining": "0.00",
                      *       "status": "paid",
                      *       "statusDetail": null,
@@ -4049,6 +5109,8 @@ export interface operations {
                      *           "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *           "failedAt": null,
                      *           "reconciledAt": null,
+                     *           "amountRefunded": "0.00",
+                     *           "refundStatus": "none",
                      *           "createdAt": "2026-11-22T12:00:00.000Z",
                      *           "updatedAt": "2026-11-22T12:00:00.000Z"
                      *         }
@@ -4083,6 +5145,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4175,6 +5250,7 @@ export interface operations {
                      *       "currency": "EUR",
                      *       "amountPaid": "0.00",
                      *       "amountPending": "0.00",
+                     *       "amountRefunded": "0.00",
                      *       "amountRemaining": "19.99",
                      *       "status": "void",
                      *       "statusDetail": null,
@@ -4220,6 +5296,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4329,19 +5418,37 @@ export interface operations {
                      * @example {
                      *       "id": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
                      *       "merchantName": "Acme Coffee",
+                     *       "merchantWebsite": "https://acme.example",
                      *       "livemode": true,
                      *       "description": "2 × Ethiopia Guji, 250 g",
                      *       "amount": "19.99",
                      *       "currency": "EUR",
                      *       "amountPaid": "0.00",
                      *       "amountPending": "0.00",
+                     *       "amountRefunded": "0.00",
                      *       "amountRemaining": "19.99",
+                     *       "amountDue": "19.99",
                      *       "status": "open",
                      *       "statusDetail": null,
                      *       "expiresAt": "2026-11-22T13:00:00.000Z",
                      *       "paidAt": null,
                      *       "returnUrl": null,
-                     *       "paymentInstructions": "Pay by SEPA transfer to DE02 1203 0000 0000 2020 51, reference: the invoice id.",
+                     *       "paymentMethods": [
+                     *         {
+                     *           "type": "bank_transfer",
+                     *           "accountHolder": "Acme Coffee GmbH",
+                     *           "iban": "DE89370400440532013000",
+                     *           "bic": "COBADEFFXXX",
+                     *           "qrPayload": "BCD\n002\n1\nSCT\nCOBADEFFXXX\nAcme Coffee GmbH\nDE89370400440532013000\nEUR19.99\n\n\ninv_01jd7z9e4f5g6h7j8k9m0n1p2q"
+                     *         },
+                     *         {
+                     *           "type": "link",
+                     *           "label": "Pay with PayPal",
+                     *           "url": "https://www.paypal.com/paypalme/acmecoffee",
+                     *           "qrPayload": null
+                     *         }
+                     *       ],
+                     *       "paymentInstructions": "Questions about an order? Write to orders@acme.example.",
                      *       "serverTime": "2026-11-22T11:58:00.000Z"
                      *     }
                      */
@@ -4419,6 +5526,999 @@ export interface operations {
             };
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "requires_action" | "pending" | "succeeded" | "failed" | "canceled";
+                paymentId?: string;
+                invoiceId?: string;
+                /** @description Inclusive. */
+                createdFrom?: string;
+                /** @description Exclusive. */
+                createdTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *           "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *           "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *           "amount": "10.00",
+                     *           "currency": "EUR",
+                     *           "status": "succeeded",
+                     *           "reason": "requested_by_customer",
+                     *           "note": "Returned one of two bags",
+                     *           "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *           "failureReason": null,
+                     *           "claimExpiresAt": null,
+                     *           "claimInstructions": null,
+                     *           "destination": null,
+                     *           "destinationNetwork": null,
+                     *           "claimedAt": null,
+                     *           "metadata": {
+                     *             "rma": "RMA-77"
+                     *           },
+                     *           "createdAt": "2026-11-23T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *           "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *           "failedAt": null,
+                     *           "canceledAt": null,
+                     *           "claimUrl": null
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9f3a"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Refund"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_cursor`: Invalid cursor; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *       "amount": "10.00",
+                 *       "reason": "requested_by_customer",
+                 *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                 *       "status": "succeeded"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The confirmed payment to refund (`pay_…`), yours and in this key's mode. */
+                    paymentId: string;
+                    /** @description At most the payment's decimals; default what is still refundable. */
+                    amount?: string;
+                    /** @description If sent, must be the payment's currency (409 `currency_mismatch` otherwise). */
+                    currency?: string;
+                    /** @enum {string} */
+                    reason?: "requested_by_customer" | "duplicate" | "fraudulent" | "order_canceled" | "other";
+                    /** @description Your own words about it; never shown to the payer. */
+                    note?: string;
+                    /** @description The processor's refund id: unique per merchant and mode. Sending it again answers 200 with the same refund and moves it on. */
+                    externalId?: string;
+                    /**
+                     * @description Default `pending` (initiated); `succeeded` records one already made. Leave it out with `claim`.
+                     * @enum {string}
+                     */
+                    status?: "pending" | "succeeded" | "failed";
+                    /** @description Let the payer say where the money goes: the refund waits in `requires_action` with a `claimUrl` to send them. */
+                    claim?: {
+                        /**
+                         * @description Seconds the claim link stays open (3600 … 2592000, default 7 days).
+                         * @default 604800
+                         */
+                        expiresIn?: number;
+                        /** @description Shown to the payer on the claim page. */
+                        instructions?: string;
+                    };
+                    /** @description Your own JSON object (≤ 20 keys, ≤ 4096 bytes), returned exactly as sent. Numbers must be finite and within ±(2^53 − 1): send exact or larger numbers as strings. Keys named `__proto__` are refused. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A refund with this `externalId` existed; it was moved on, or already had this status. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": null,
+                     *       "claimInstructions": null,
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The refund was recorded. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": null,
+                     *       "claimInstructions": null,
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `currency_mismatch`: Currency mismatch; `idempotency_key_in_use`: Idempotency key in use; `invalid_transition`: Invalid status transition; `payment_not_refundable`: Payment not refundable; `refund_conflict`: Refund conflict; `refund_exceeds_payment`: Refund exceeds payment */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "currency_mismatch" | "idempotency_key_in_use" | "invalid_transition" | "payment_not_refundable" | "refund_conflict" | "refund_exceeds_payment";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": null,
+                     *       "claimInstructions": null,
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "succeeded",
+                 *       "externalId": "re_3QdXk2Lz8V1aB4cD"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description `pending` (sent on its way), `succeeded` or `failed`.
+                     * @enum {string}
+                     */
+                    status: "pending" | "succeeded" | "failed";
+                    /** @description The processor's refund id, if the refund has none yet. */
+                    externalId?: string;
+                    /** @description Why it failed; only with `status: failed`. */
+                    failureReason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund as it now stands. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": null,
+                     *       "claimInstructions": null,
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `invalid_transition`: Invalid status transition; `refund_conflict`: Refund conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "invalid_transition" | "refund_conflict";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    cancelRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled refund. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "canceled",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": null,
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": "2026-11-30T09:30:00.000Z",
+                     *       "claimInstructions": "Give the bank account or BTC address you want the money sent to.",
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": null,
+                     *       "failedAt": null,
+                     *       "canceledAt": "2026-11-23T09:30:00.000Z",
+                     *       "claimUrl": "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `invalid_transition`: Invalid status transition */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "invalid_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -4426,7 +6526,7 @@ export interface operations {
                 cursor?: string;
                 /** @description One or more statuses (repeat the parameter, or separate with commas). */
                 status?: ("pending" | "delivering" | "delivered" | "failed")[];
-                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[];
                 endpointId?: string;
                 /** @description The deliveries of one event. */
                 eventId?: string;
@@ -4516,6 +6616,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many requests */
             429: {
                 headers: {
@@ -4566,7 +6679,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+                eventType?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[];
                 /** @description Deliveries created at or after this time. */
                 since?: string;
                 /** @description Deliveries created before this time. */
@@ -4653,6 +6766,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many requests */
             429: {
                 headers: {
@@ -4714,8 +6840,8 @@ export interface operations {
                  * @example {
                  *       "since": "2026-11-21T00:00:00Z",
                  *       "eventTypes": [
-                 *         "payment.confirmed",
-                 *         "payment.failed"
+                 *         "invoice.paid",
+                 *         "payment.confirmed"
                  *       ],
                  *       "dryRun": true
                  *     }
@@ -4725,7 +6851,7 @@ export interface operations {
                     since?: string;
                     /** Format: date-time */
                     until?: string;
-                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[];
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[];
                     /**
                      * @description Only count what would be re-queued.
                      * @default false
@@ -4798,6 +6924,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4969,69 +7108,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        eventId: string;
-                        /** @enum {string} */
-                        eventType: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-                        /** @description The endpoint it goes to (`we_…`). */
-                        endpointId: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivering" | "delivered" | "failed";
-                        url: string;
-                        attemptCount: number;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        nextAttemptAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        event: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-                            /** Format: date-time */
-                            createdAt: string;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        attempts: {
-                            /**
-                             * Format: date-time
-                             * @description When the attempt was sent.
-                             */
-                            at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was due.
-                             */
-                            queuedAt: string;
-                            /** @enum {string} */
-                            trigger: "scheduled" | "manual" | "test";
-                            statusCode: number | null;
-                            /** @enum {string|null} */
-                            errorClass: "dns" | "connect" | "tls" | "timeout" | "http" | "blocked" | null;
-                            error: string | null;
-                            latencyMs: number | null;
-                            responseHeaders: {
-                                [key: string]: string;
-                            } | null;
-                            /** @description The first 16 KiB of the response body. */
-                            responseBody: string | null;
-                        }[];
-                        payload: {
-                            /** @enum {string} */
-                            type: "payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled";
-                            /** Format: date-time */
-                            timestamp: string;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["DeliveryWithAttempts"];
                 };
             };
             /** @description `validation_failed`: Validation failed */
@@ -5059,6 +7136,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5198,6 +7288,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5384,6 +7487,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `idempotency_key_in_use`: Idempotency key in use */
             409: {
                 headers: {
@@ -5566,6 +7682,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5805,6 +7934,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many requests */
             429: {
                 headers: {
@@ -5876,7 +8018,7 @@ export interface operations {
                     url: string;
                     description?: string | null;
                     /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
-                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[] | null;
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -5913,8 +8055,8 @@ export interface operations {
                      */
                     "application/json": {
                         endpoint: components["schemas"]["WebhookEndpoint"];
-                        /** @description The endpoint's signing secret (`whsec_…`), shown this once. */
-                        secret: string;
+                        /** @description The endpoint's signing secret (`whsec_…`), shown this once: null in its replay for the same Idempotency-Key. */
+                        secret: string | null;
                     };
                 };
             };
@@ -5943,6 +8085,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6108,6 +8263,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `not_found`: Not found */
             404: {
                 headers: {
@@ -6186,7 +8354,7 @@ export interface operations {
                     url?: string;
                     description?: string | null;
                     /** @description The event types sent to this endpoint; null (the default) for every type, new ones included. */
-                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled")[] | null;
+                    eventTypes?: ("payment.pending" | "payment.confirmed" | "payment.failed" | "keys.published" | "webhook.test" | "invoice.created" | "invoice.payment_received" | "invoice.payment_failed" | "invoice.processing" | "invoice.paid" | "invoice.expired" | "invoice.voided" | "webhook.endpoint_disabled" | "refund.created" | "refund.claimed" | "refund.succeeded" | "refund.failed" | "refund.canceled")[] | null;
                     /** @description false disables it (reason `manual`); true enables it and sends what waited. */
                     enabled?: boolean;
                 };
@@ -6244,6 +8412,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6391,6 +8572,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `not_found`: Not found */
             404: {
                 headers: {
@@ -6492,8 +8686,8 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The new secret, shown this once. */
-                        secret: string;
+                        /** @description The new secret, shown this once: null in the replay for the same Idempotency-Key (which rotates nothing). */
+                        secret: string | null;
                         /**
                          * Format: date-time
                          * @description Until then deliveries carry signatures with both secrets.
@@ -6527,6 +8721,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6696,6 +8903,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `not_found`: Not found */
             404: {
                 headers: {
@@ -6748,7 +8968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_reused`: Idempotency key reused */
+            /** @description `idempotency_key_reused`: Idempotency key reused; `recover_window_too_large`: Recover window too large */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6757,7 +8977,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_reused";
+                        code?: "idempotency_key_reused" | "recover_window_too_large";
                     };
                 };
             };
@@ -6832,7 +9052,7 @@ export interface operations {
                      *
                      *     id: evt_01jd7z9k2q3r4s5t6v7w8x9y1a
                      *     event: invoice.created
-                     *     data: {"id":"evt_01jd7z9k2q3r4s5t6v7w8x9y1a","type":"invoice.created","createdAt":"2026-11-22T12:00:00.000Z","data":{"id":"inv_01jd7z9e4f5g6h7j8k9m0n1p2q","orderId":"order-1042","amount":"19.99","currency":"EUR","amountPaid":"0.00","amountPending":"0.00","amountRemaining":"19.99","status":"open","statusDetail":null,"description":"2 × Ethiopia Guji, 250 g","metadata":{"channel":"web"},"checkoutUrl":"https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q","returnUrl":"https://acme.example/orders/1042","expiresAt":"2026-11-22T13:00:00.000Z","paidAt":null,"expiredAt":null,"voidedAt":null,"createdAt":"2026-11-22T11:58:00.000Z","updatedAt":"2026-11-22T11:58:00.000Z"}}
+                     *     data: {"id":"evt_01jd7z9k2q3r4s5t6v7w8x9y1a","type":"invoice.created","createdAt":"2026-11-22T12:00:00.000Z","data":{"id":"inv_01jd7z9e4f5g6h7j8k9m0n1p2q","orderId":"order-1042","amount":"19.99","currency":"EUR","amountPaid":"0.00","amountPending":"0.00","amountRefunded":"0.00","amountRemaining":"19.99","status":"open","statusDetail":null,"description":"2 × Ethiopia Guji, 250 g","metadata":{"channel":"web"},"checkoutUrl":"https://pay.acme.example/pay/inv_01jd7z9e4f5g6h7j8k9m0n1p2q","returnUrl":"https://acme.example/orders/1042","expiresAt":"2026-11-22T13:00:00.000Z","paidAt":null,"expiredAt":null,"voidedAt":null,"createdAt":"2026-11-22T11:58:00.000Z","updatedAt":"2026-11-22T11:58:00.000Z"}}
                      *
                      *     : heartbeat
                      */
@@ -6864,6 +9084,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6964,6 +9197,8 @@ export interface operations {
                      *             "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *             "failedAt": null,
                      *             "reconciledAt": null,
+                     *             "amountRefunded": "0.00",
+                     *             "refundStatus": "none",
                      *             "createdAt": "2026-11-22T12:00:00.000Z",
                      *             "updatedAt": "2026-11-22T12:00:00.000Z"
                      *           }
@@ -7005,6 +9240,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7094,6 +9342,8 @@ export interface operations {
                      *         "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *         "failedAt": null,
                      *         "reconciledAt": null,
+                     *         "amountRefunded": "0.00",
+                     *         "refundStatus": "none",
                      *         "createdAt": "2026-11-22T12:00:00.000Z",
                      *         "updatedAt": "2026-11-22T12:00:00.000Z"
                      *       },
@@ -7128,6 +9378,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7228,19 +9491,26 @@ export interface operations {
                      *         "from": "2026-11-22T00:00:00.000Z",
                      *         "to": "2026-11-22T23:59:59.999Z"
                      *       },
-                     *       "fileLines": 2,
+                     *       "fileLines": 3,
                      *       "summary": {
                      *         "matched": 1,
                      *         "mismatched": 0,
                      *         "missingInLedger": 1,
                      *         "missingInFile": 0,
-                     *         "malformed": 0
+                     *         "malformed": 0,
+                     *         "refunds": {
+                     *           "matched": 1,
+                     *           "mismatched": 0,
+                     *           "missingInLedger": 0
+                     *         }
                      *       },
                      *       "lines": [
                      *         {
                      *           "position": 1,
                      *           "lineNumber": 2,
                      *           "status": "matched",
+                     *           "kind": "payment",
+                     *           "refundId": null,
                      *           "reason": null,
                      *           "externalId": "pi_3QdXk2Lz8V1aB4cD",
                      *           "reference": null,
@@ -7258,6 +9528,8 @@ export interface operations {
                      *           "position": 2,
                      *           "lineNumber": 3,
                      *           "status": "missingInLedger",
+                     *           "kind": "payment",
+                     *           "refundId": null,
                      *           "reason": null,
                      *           "externalId": "ch_3PqZ",
                      *           "reference": null,
@@ -7268,6 +9540,25 @@ export interface operations {
                      *           "fee": null,
                      *           "settledAt": "2026-11-22T00:00:00.000Z",
                      *           "paymentId": null,
+                     *           "resolvedAt": null,
+                     *           "resolutionNote": null
+                     *         },
+                     *         {
+                     *           "position": 3,
+                     *           "lineNumber": 4,
+                     *           "status": "matched",
+                     *           "kind": "refund",
+                     *           "refundId": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *           "reason": null,
+                     *           "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *           "reference": null,
+                     *           "fileAmount": "10.00",
+                     *           "ledgerAmount": "10.00",
+                     *           "currency": "EUR",
+                     *           "ledgerCurrency": "EUR",
+                     *           "fee": null,
+                     *           "settledAt": "2026-11-23T00:00:00.000Z",
+                     *           "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
                      *           "resolvedAt": null,
                      *           "resolutionNote": null
                      *         }
@@ -7307,6 +9598,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `payload_too_large`: Payload too large */
             413: {
                 headers: {
@@ -7330,6 +9634,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `reconciliation_window_too_large`: Reconciliation window too large */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "reconciliation_window_too_large";
                     };
                 };
             };
@@ -7409,19 +9726,26 @@ export interface operations {
                      *         "from": "2026-11-22T00:00:00.000Z",
                      *         "to": "2026-11-22T23:59:59.999Z"
                      *       },
-                     *       "fileLines": 2,
+                     *       "fileLines": 3,
                      *       "summary": {
                      *         "matched": 1,
                      *         "mismatched": 0,
                      *         "missingInLedger": 1,
                      *         "missingInFile": 0,
-                     *         "malformed": 0
+                     *         "malformed": 0,
+                     *         "refunds": {
+                     *           "matched": 1,
+                     *           "mismatched": 0,
+                     *           "missingInLedger": 0
+                     *         }
                      *       },
                      *       "lines": [
                      *         {
                      *           "position": 1,
                      *           "lineNumber": 2,
                      *           "status": "matched",
+                     *           "kind": "payment",
+                     *           "refundId": null,
                      *           "reason": null,
                      *           "externalId": "pi_3QdXk2Lz8V1aB4cD",
                      *           "reference": null,
@@ -7439,6 +9763,8 @@ export interface operations {
                      *           "position": 2,
                      *           "lineNumber": 3,
                      *           "status": "missingInLedger",
+                     *           "kind": "payment",
+                     *           "refundId": null,
                      *           "reason": null,
                      *           "externalId": "ch_3PqZ",
                      *           "reference": null,
@@ -7449,6 +9775,25 @@ export interface operations {
                      *           "fee": null,
                      *           "settledAt": "2026-11-22T00:00:00.000Z",
                      *           "paymentId": null,
+                     *           "resolvedAt": null,
+                     *           "resolutionNote": null
+                     *         },
+                     *         {
+                     *           "position": 3,
+                     *           "lineNumber": 4,
+                     *           "status": "matched",
+                     *           "kind": "refund",
+                     *           "refundId": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *           "reason": null,
+                     *           "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *           "reference": null,
+                     *           "fileAmount": "10.00",
+                     *           "ledgerAmount": "10.00",
+                     *           "currency": "EUR",
+                     *           "ledgerCurrency": "EUR",
+                     *           "fee": null,
+                     *           "settledAt": "2026-11-23T00:00:00.000Z",
+                     *           "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
                      *           "resolvedAt": null,
                      *           "resolutionNote": null
                      *         }
@@ -7485,6 +9830,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7607,6 +9965,8 @@ export interface operations {
                      *         "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *         "failedAt": null,
                      *         "reconciledAt": null,
+                     *         "amountRefunded": "0.00",
+                     *         "refundStatus": "none",
                      *         "createdAt": "2026-11-22T12:00:00.000Z",
                      *         "updatedAt": "2026-11-22T12:00:00.000Z"
                      *       },
@@ -7617,6 +9977,7 @@ export interface operations {
                      *         "currency": "EUR",
                      *         "amountPaid": "19.99",
                      *         "amountPending": "0.00",
+                     *         "amountRefunded": "0.00",
                      *         "amountRemaining": "0.00",
                      *         "status": "paid",
                      *         "statusDetail": null,
@@ -7650,6 +10011,8 @@ export interface operations {
                      *             "confirmedAt": "2026-11-22T12:00:00.000Z",
                      *             "failedAt": null,
                      *             "reconciledAt": null,
+                     *             "amountRefunded": "0.00",
+                     *             "refundStatus": "none",
                      *             "createdAt": "2026-11-22T12:00:00.000Z",
                      *             "updatedAt": "2026-11-22T12:00:00.000Z"
                      *           }
@@ -7688,7 +10051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `test_mode_only`: Test mode only */
+            /** @description `insufficient_scope`: Insufficient scope; `test_mode_only`: Test mode only */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7697,7 +10060,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "test_mode_only";
+                        code?: "insufficient_scope" | "test_mode_only";
                     };
                 };
             };
@@ -7811,6 +10174,608 @@ export interface operations {
             };
         };
     };
+    simulateRefundClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "destination": "DE89 3704 0044 0532 0130 00"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What the simulated payer enters; default a placeholder.
+                     * @default TEST-DESTINATION
+                     */
+                    destination?: string;
+                    /** @description For crypto currencies; default `test`. */
+                    network?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The claimed refund. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": null,
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": "2026-11-30T09:30:00.000Z",
+                     *       "claimInstructions": "Give the bank account or BTC address you want the money sent to.",
+                     *       "destination": "DE89 3704 0044 0532 0130 00",
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": "2026-11-22T12:00:00.000Z",
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": null,
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope; `test_mode_only`: Test mode only */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope" | "test_mode_only";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `refund_already_claimed`: Refund already claimed */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "refund_already_claimed";
+                    };
+                };
+            };
+            /** @description `refund_claim_expired`: Refund claim expired */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "refund_claim_expired";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulateRefundSettle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID) per logical request. A retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use` (payment confirmation instead waits for the first and answers with its result). Kept 24 h. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "succeeded"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The processor's outcome.
+                     * @enum {string}
+                     */
+                    status: "succeeded" | "failed";
+                    /** @description With `failed`; default `simulated_failure`. */
+                    failureReason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The settled refund. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                     *       "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                     *       "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                     *       "amount": "10.00",
+                     *       "currency": "EUR",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "note": "Returned one of two bags",
+                     *       "externalId": "re_3QdXk2Lz8V1aB4cD",
+                     *       "failureReason": null,
+                     *       "claimExpiresAt": null,
+                     *       "claimInstructions": null,
+                     *       "destination": null,
+                     *       "destinationNetwork": null,
+                     *       "claimedAt": null,
+                     *       "metadata": {
+                     *         "rma": "RMA-77"
+                     *       },
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "updatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "succeededAt": "2026-11-23T09:30:00.000Z",
+                     *       "failedAt": null,
+                     *       "canceledAt": null,
+                     *       "claimUrl": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description `malformed_json`: Malformed JSON; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope; `test_mode_only`: Test mode only */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope" | "test_mode_only";
+                    };
+                };
+            };
+            /** @description `not_found`: Not found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use; `invalid_transition`: Invalid status transition */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "invalid_transition";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                /** @description An actor's id (`usr_…` a dashboard user, `key_…` an API key) or a kind of actor (`user`, `api_key`, `staff`, `system`). */
+                actor?: string;
+                /** @description An action (`api_key.rolled`) or a prefix with `.*` (`api_key.*`). */
+                action?: string;
+                /** @description Entries recorded at or after this time. */
+                since?: string;
+                /** @description Entries recorded before this time. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit log entries. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_01jd7ze3f4g5h6j7k8m9n0p1q2",
+                     *           "actorType": "user",
+                     *           "actorId": "usr_01jd7z8x0m4e5t6y7v8w9a0b1e",
+                     *           "action": "api_key.rolled",
+                     *           "targetType": "api_key",
+                     *           "targetId": "key_01jd7z8x0m4e5t6y7v8w9a0b1d",
+                     *           "requestId": "req_01jd7zb5c6d7e8f9g0h1j2k3m4",
+                     *           "ip": "203.0.113.7",
+                     *           "userAgent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+                     *           "details": {
+                     *             "expiresInHours": 24
+                     *           },
+                     *           "createdAt": "2026-11-22T12:00:00.000Z",
+                     *           "seq": 42,
+                     *           "hash": "5f2c8a8e0d1b7c3e9a4f6b2d8c0e1f3a5b7c9d0e2f4a6b8c0d1e3f5a7b9c1d3e"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9f3a"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        hasMore: boolean;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_cursor`: Invalid cursor; `validation_failed`: Validation failed */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_cursor" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: Invalid API key; `unauthenticated`: Authentication required */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="api"`, with `error="invalid_token"` for a bad key. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "invalid_api_key" | "unauthenticated";
+                    };
+                };
+            };
+            /** @description `forbidden`: Forbidden; `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "forbidden" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     "event.payment.pending": {
         parameters: {
             query?: never;
@@ -7849,6 +10814,8 @@ export interface operations {
                  *         "confirmedAt": null,
                  *         "failedAt": null,
                  *         "reconciledAt": null,
+                 *         "amountRefunded": "0.00",
+                 *         "refundStatus": "none",
                  *         "createdAt": "2026-11-22T12:00:00.000Z",
                  *         "updatedAt": "2026-11-22T12:00:00.000Z"
                  *       }
@@ -7921,6 +10888,8 @@ export interface operations {
                  *         "confirmedAt": "2026-11-22T12:00:00.000Z",
                  *         "failedAt": null,
                  *         "reconciledAt": null,
+                 *         "amountRefunded": "0.00",
+                 *         "refundStatus": "none",
                  *         "createdAt": "2026-11-22T12:00:00.000Z",
                  *         "updatedAt": "2026-11-22T12:00:00.000Z"
                  *       }
@@ -7993,6 +10962,8 @@ export interface operations {
                  *         "confirmedAt": null,
                  *         "failedAt": "2026-11-22T12:00:00.000Z",
                  *         "reconciledAt": null,
+                 *         "amountRefunded": "0.00",
+                 *         "refundStatus": "none",
                  *         "createdAt": "2026-11-22T12:00:00.000Z",
                  *         "updatedAt": "2026-11-22T12:00:00.000Z"
                  *       }
@@ -8204,6 +11175,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "0.00",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "19.99",
                  *         "status": "open",
                  *         "statusDetail": null,
@@ -8278,6 +11250,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "10.00",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "9.99",
                  *         "status": "open",
                  *         "statusDetail": "partially_paid",
@@ -8352,6 +11325,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "0.00",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "19.99",
                  *         "status": "open",
                  *         "statusDetail": null,
@@ -8426,6 +11400,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "0.00",
                  *         "amountPending": "19.99",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "19.99",
                  *         "status": "processing",
                  *         "statusDetail": null,
@@ -8500,6 +11475,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "19.99",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "0.00",
                  *         "status": "paid",
                  *         "statusDetail": null,
@@ -8574,6 +11550,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "0.00",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "19.99",
                  *         "status": "expired",
                  *         "statusDetail": null,
@@ -8648,6 +11625,7 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "amountPaid": "0.00",
                  *         "amountPending": "0.00",
+                 *         "amountRefunded": "0.00",
                  *         "amountRemaining": "19.99",
                  *         "status": "void",
                  *         "statusDetail": null,
@@ -8747,6 +11725,391 @@ export interface operations {
                         /** @enum {string} */
                         reason: "failing" | "gone";
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.refund.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "refund.created",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                 *         "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                 *         "amount": "10.00",
+                 *         "currency": "EUR",
+                 *         "status": "requires_action",
+                 *         "reason": "requested_by_customer",
+                 *         "note": "Returned one of two bags",
+                 *         "externalId": null,
+                 *         "failureReason": null,
+                 *         "claimExpiresAt": "2026-11-30T09:30:00.000Z",
+                 *         "claimInstructions": "Give the bank account or BTC address you want the money sent to.",
+                 *         "destination": null,
+                 *         "destinationNetwork": null,
+                 *         "claimedAt": null,
+                 *         "metadata": {
+                 *           "rma": "RMA-77"
+                 *         },
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "updatedAt": "2026-11-23T09:30:00.000Z",
+                 *         "succeededAt": null,
+                 *         "failedAt": null,
+                 *         "canceledAt": null,
+                 *         "claimUrl": "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "refund.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.refund.claimed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "refund.claimed",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                 *         "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                 *         "amount": "10.00",
+                 *         "currency": "EUR",
+                 *         "status": "pending",
+                 *         "reason": "requested_by_customer",
+                 *         "note": "Returned one of two bags",
+                 *         "externalId": null,
+                 *         "failureReason": null,
+                 *         "claimExpiresAt": "2026-11-30T09:30:00.000Z",
+                 *         "claimInstructions": "Give the bank account or BTC address you want the money sent to.",
+                 *         "destination": "DE89 3704 0044 0532 0130 00",
+                 *         "destinationNetwork": null,
+                 *         "claimedAt": "2026-11-22T12:00:00.000Z",
+                 *         "metadata": {
+                 *           "rma": "RMA-77"
+                 *         },
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "updatedAt": "2026-11-22T12:00:00.000Z",
+                 *         "succeededAt": null,
+                 *         "failedAt": null,
+                 *         "canceledAt": null,
+                 *         "claimUrl": "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "refund.claimed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.refund.succeeded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "refund.succeeded",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                 *         "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                 *         "amount": "10.00",
+                 *         "currency": "EUR",
+                 *         "status": "succeeded",
+                 *         "reason": "requested_by_customer",
+                 *         "note": "Returned one of two bags",
+                 *         "externalId": "re_3QdXk2Lz8V1aB4cD",
+                 *         "failureReason": null,
+                 *         "claimExpiresAt": null,
+                 *         "claimInstructions": null,
+                 *         "destination": null,
+                 *         "destinationNetwork": null,
+                 *         "claimedAt": null,
+                 *         "metadata": {
+                 *           "rma": "RMA-77"
+                 *         },
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "updatedAt": "2026-11-23T09:30:00.000Z",
+                 *         "succeededAt": "2026-11-23T09:30:00.000Z",
+                 *         "failedAt": null,
+                 *         "canceledAt": null,
+                 *         "claimUrl": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "refund.succeeded";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.refund.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "refund.failed",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                 *         "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                 *         "amount": "10.00",
+                 *         "currency": "EUR",
+                 *         "status": "failed",
+                 *         "reason": "requested_by_customer",
+                 *         "note": "Returned one of two bags",
+                 *         "externalId": "re_3QdXk2Lz8V1aB4cD",
+                 *         "failureReason": "account_closed",
+                 *         "claimExpiresAt": null,
+                 *         "claimInstructions": null,
+                 *         "destination": null,
+                 *         "destinationNetwork": null,
+                 *         "claimedAt": null,
+                 *         "metadata": {
+                 *           "rma": "RMA-77"
+                 *         },
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "updatedAt": "2026-11-23T09:30:00.000Z",
+                 *         "succeededAt": null,
+                 *         "failedAt": "2026-11-22T12:00:00.000Z",
+                 *         "canceledAt": null,
+                 *         "claimUrl": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "refund.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Refund"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received and stored; no further attempts. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, a timeout or a connection error: the delivery is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.refund.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: drop an id you have already processed. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse it outside ±5 minutes of your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` entries keyed with your `whsec_…` secret (two while a secret is being rotated). Verify with the standardwebhooks or svix libraries over the raw body. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "refund.canceled",
+                 *       "timestamp": "2026-11-22T12:00:00.000Z",
+                 *       "data": {
+                 *         "id": "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
+                 *         "paymentId": "pay_01jd7z9k2q3r4s5t6v7w8x9y0z",
+                 *         "invoiceId": "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
+                 *         "amount": "10.00",
+                 *         "currency": "EUR",
+                 *         "status": "canceled",
+                 *         "reason": "requested_by_customer",
+                 *         "note": "Returned one of two bags",
+                 *         "externalId": null,
+                 *         "failureReason": "claim_expired",
+                 *         "claimExpiresAt": "2026-11-30T09:30:00.000Z",
+                 *         "claimInstructions": "Give the bank account or BTC address you want the money sent to.",
+                 *         "destination": null,
+                 *         "destinationNetwork": null,
+                 *         "claimedAt": null,
+                 *         "metadata": {
+                 *           "rma": "RMA-77"
+                 *         },
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "updatedAt": "2026-11-23T09:30:00.000Z",
+                 *         "succeededAt": null,
+                 *         "failedAt": null,
+                 *         "canceledAt": "2026-11-30T09:30:00.000Z",
+                 *         "claimUrl": "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "refund.canceled";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601 UTC); the same on every retry.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Refund"];
                 };
             };
         };

@@ -42,6 +42,11 @@ export function currencyExponent(code: string): number | undefined {
   return Object.hasOwn(EXPONENTS, code) ? EXPONENTS[code] : undefined;
 }
 
+/** Whether `code` is an ISO 4217 currency (money banks move), as opposed to a crypto asset. */
+export function isFiatCurrency(code: string): boolean {
+  return Object.hasOwn(ISO_4217_EXPONENTS, code);
+}
+
 export function isKnownCurrency(code: string): boolean {
   return currencyExponent(code) !== undefined;
 }

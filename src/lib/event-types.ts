@@ -17,5 +17,28 @@ export const eventTypes = [
   "invoice.expired",
   "invoice.voided",
   "webhook.endpoint_disabled",
+  "refund.created",
+  "refund.claimed",
+  "refund.succeeded",
+  "refund.failed",
+  "refund.canceled",
 ] as const;
 export type EventType = (typeof eventTypes)[number];
+
+/**
+ * The event of a test send (`POST webhook/test`, the dashboard's "Send test"). A delivery is a test send when its
+ * event is of this type — for its whole life, whatever triggers its next attempt (a retry is `manual`): a test
+ * send and its retries go to a URL the merchant chose for the test, so they never count towards an endpoint's
+ * health, breaker or disable, and are never recovered (docs/webhooks.md, "Testing your endpoint").
+ */
+export const TEST_SEND_EVENT = "webhook.test" satisfies EventType;
+
+export function isTestSendEvent(type: string): boolean {
+  return type === TEST_SEND_EVENT;
+}
+
+/**
+ * The subscription the API reference's examples show (an endpoint, a profile update, a bulk retry's filter):
+ * examples are lists of event types too, so they come from here like every other (tests/unit/event-catalogue.test.ts).
+ */
+export const EXAMPLE_SUBSCRIPTION = ["invoice.paid", "payment.confirmed"] as const satisfies readonly EventType[];

@@ -20,6 +20,13 @@ export const ID_PREFIXES = {
   reconciliation: "rec",
   invoice: "inv",
   webhookEndpoint: "we",
+  session: "ses",
+  refund: "re",
+  passkey: "pkey",
+  recoveryCode: "rcv",
+  authChallenge: "ach",
+  passwordReset: "pwr",
+  invitation: "invite",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,9 +3,9 @@ import { z } from "zod";
 /**
  * An ISO 8601 instant or day the database can store and give back unchanged: years 100–9998 in UTC.
  * - Below 100: no payment happened then, so such a year is a mistake. The bound was first set because the
- *   drivers' `new Date(text)` read 0049 back as 2049; timestamps are now read by `db/pg-timestamp.ts`, which
- *   reads every year as written, and the bound stays as a plausibility check. (Below 1, PostgreSQL has no
- *   year 0 and the query failed with a 500.)
+ *   drivers' `new Date(text)` read 0049 back as 2049; timestamps are now read by `postgres-date`
+ *   (`db/schema/columns.ts`), which reads every year as written, and the bound stays as a plausibility check.
+ *   (Below 1, PostgreSQL has no year 0 and the query failed with a 500.)
  * - Above 9998: a JS Date past 9999 prints as `+010000-…`, which PostgreSQL cannot parse; a bound one day
  *   further (an exclusive end) must still fit.
  */

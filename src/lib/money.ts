@@ -33,6 +33,18 @@ export function addDecimals(...amounts: string[]): string {
   return fromUnits(total, scale);
 }
 
+/**
+ * A decimal amount in an asset's smallest unit, exactly ("1.5" with 18 decimals → 1500000000000000000n):
+ * EIP-681 URIs carry wei and token base units. Throws when `amount` has more decimals than the asset.
+ */
+export function toBaseUnits(amount: string, decimals: number): bigint {
+  const match = DECIMAL_ANY.exec(amount);
+  if (!match) throw new Error(`not a non-negative decimal: ${amount}`);
+  const fraction = (match[2] ?? "").replace(/0+$/, "");
+  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`);
+  return BigInt((match[1] ?? "0") + fraction.padEnd(decimals, "0"));
+}
+
 function toUnits(amount: string, scale: number): bigint {
   const match = DECIMAL.exec(amount);
   if (!match) throw new Error(`not a non-negative decimal: ${amount}`);
@@ -53,7 +65,8 @@ export function decimalsEqual(a: string, b: string): boolean {
   return normalisedDecimal(a) === normalisedDecimal(b);
 }
 
-function normalisedDecimal(amount: string): string {
+/** The shortest plain form of a non-negative decimal string: "0.10" → "0.1", "007.00" → "7" (payment URIs). */
+export function normalisedDecimal(amount: string): string {
   const match = DECIMAL_ANY.exec(amount);
   if (!match) throw new Error(`not a non-negative decimal: ${amount}`);
   const whole = (match[1] ?? "").replace(/^0+(?=\d)/, "");
@@ -83,4 +96,12 @@ export function withDecimals(amount: string, exponent: number): string {
   const fraction = amount.split(".")[1] ?? "";
   if (fraction.length > exponent && /[1-9]/.test(fraction.slice(exponent))) throw new Error(`${amount} has more than ${exponent} decimals`);
   return fromUnits(toUnits(amount, Math.max(exponent, fraction.length)) / 10n ** BigInt(Math.max(0, fraction.length - exponent)), exponent);
+}
+
+/** `a − b` exactly, negative when b > a ("-5.00"): a day's net volume goes below zero when refunds exceed payments. */
+export function subtractDecimals(a: string, b: string): string {
+  const scale = Math.max(a.split(".")[1]?.length ?? 0, b.split(".")[1]?.length ?? 0);
+  const difference = toUnits(a, scale) - toUnits(b, scale);
+  const sign = difference < 0n ? "-" : "";
+  return sign + fromUnits(difference < 0n ? -difference : difference, scale);
 }

@@ -1,20 +1,19 @@
 import { TRPCError } from "@trpc/server";
 import { DrizzleQueryError } from "drizzle-orm";
+import { DatabaseError } from "pg";
 import { describe, expect, it } from "vitest";
 import { serializeError } from "./log-error";
 
 const DIGEST = "5f2b9c0d4e8a7f6b1c3d2e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b";
 
-/** What postgres.js rejects with: the values hang on the error, non-enumerable unless in debug mode. */
+/** What node-postgres rejects with: PostgreSQL's fields, some of which quote the values bound. */
 function postgresError() {
-  const error = Object.assign(new Error(`invalid input syntax for type integer: "${DIGEST}"`), {
+  return Object.assign(new DatabaseError(`invalid input syntax for type integer: "${DIGEST}"`, 0, "error"), {
     severity: "ERROR",
     code: "22P02",
     where: `unnamed portal parameter $2 = '${DIGEST}'`,
     detail: `Key (digest)=(${DIGEST}) already exists.`,
   });
-  Object.defineProperty(error, "parameters", { value: ["mer_1", DIGEST], enumerable: false });
-  return error;
 }
 
 describe("serializeError", () => {

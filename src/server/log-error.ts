@@ -3,7 +3,7 @@
  *
  * Like pino's standard one (type, message, stack, own fields, causes), with one difference: a failed query
  * never carries the values it was run with. drizzle puts them in its message ("Failed query: …\nparams: …")
- * and a `params` field, PGlite in `params`, postgres.js in `parameters`, and PostgreSQL itself in `detail`
+ * and a `params` field, PGlite in `params`, and PostgreSQL itself (node-postgres's errors carry its fields) in `detail`
  * ("Key (digest)=(…) already exists"), `where` ("portal parameter $1 = '…'") and some messages
  * ('invalid input syntax for type integer: "…"'). Those values can be API-key digests, merchant ids and
  * whatever a user typed. What stays is what a reader needs: the SQL text (placeholders only), the PostgreSQL
@@ -19,7 +19,7 @@ interface ErrorLike {
   [field: string]: unknown;
 }
 
-/** The fields of a database error (PGlite's and postgres.js's names) that name what failed, never a value. */
+/** The fields of a database error (PGlite's and node-postgres's names) that name what failed, never a value. */
 const DATABASE_FIELDS = new Set([
   "code",
   "severity",
@@ -110,12 +110,10 @@ function boundValues(error: ErrorLike): string[] {
   const seen = new Set<unknown>();
   for (let current: unknown = error; isErrorLike(current) && !seen.has(current); current = current.cause) {
     seen.add(current);
-    for (const list of [current.params, current.parameters]) {
-      if (!Array.isArray(list)) continue;
-      for (const item of list) {
-        const text = item instanceof Date ? item.toISOString() : typeof item === "object" ? JSON.stringify(item) : String(item);
-        if (text) values.add(text);
-      }
+    if (!Array.isArray(current.params)) continue;
+    for (const item of current.params) {
+      const text = item instanceof Date ? item.toISOString() : typeof item === "object" ? JSON.stringify(item) : String(item);
+      if (text) values.add(text);
     }
   }
   // Longest first, so a value containing another is cut out whole.
@@ -123,7 +121,7 @@ function boundValues(error: ErrorLike): string[] {
 }
 
 function isDatabaseError(error: ErrorLike): boolean {
-  return "query" in error || "params" in error || "parameters" in error || (typeof error.severity === "string" && typeof error.code === "string");
+  return "query" in error || "params" in error || (typeof error.severity === "string" && typeof error.code === "string");
 }
 
 function isErrorLike(value: unknown): value is ErrorLike {

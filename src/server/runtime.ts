@@ -4,7 +4,6 @@ import { openDatabase } from "@/server/db/open";
 import type { DatabaseHandle } from "@/server/db/types";
 import { createLogger } from "@/server/log";
 import { enableMetrics } from "@/server/metrics/observe";
-import { startBackgroundWork } from "@/server/webhooks/start";
 
 /**
  * Everything a request needs that outlives it: configuration, the database, the logger.
@@ -50,7 +49,10 @@ export function createRuntime(parts: {
 
 const globalRef = globalThis as typeof globalThis & { __mpsRuntime?: Promise<Runtime> };
 
-/** The process-wide runtime, opened (and migrated) on first use. */
+/**
+ * The process-wide runtime, opened (and migrated) on first use. It starts no background work: the process's entry
+ * point does that (instrumentation-node.ts, scripts/worker.ts: background/start.ts).
+ */
 export function getRuntime(): Promise<Runtime> {
   globalRef.__mpsRuntime ??= startRuntime().catch((error: unknown) => {
     globalRef.__mpsRuntime = undefined;
@@ -65,7 +67,6 @@ async function startRuntime(): Promise<Runtime> {
   const database = await openDatabase(env);
   log.info({ database: database.kind }, "database ready (migrations applied)");
   const runtime = createRuntime({ env, database, log });
-  startBackgroundWork(runtime);
   const shutdown = () => {
     runtime.close().finally(() => process.exit(0));
   };

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, auditLog } from "../../src/server/db/schema";
-import { VERIFIED_KEY_TTL_MS } from "../../src/server/auth/verified-key-cache";
+import { VERIFIED_KEY_TTL_MS } from "../../src/server/services/api-keys/verified-key-cache";
 import { createApiKey } from "../../src/server/services/api-keys/create";
 import { listApiKeys } from "../../src/server/services/api-keys/list";
 import { revokeApiKey } from "../../src/server/services/api-keys/revoke";

@@ -62,7 +62,7 @@ describe("a database error in the logs", () => {
     expect(line).not.toContain(shop.merchant.id);
     const { err } = JSON.parse(line);
     expect(JSON.stringify(err)).toContain('"23505"');
-    expect(JSON.stringify(err)).toContain("api_keys_digest_key");
+    expect(JSON.stringify(err)).toContain("api_keys_merchant_digest_key");
     expect(JSON.stringify(err)).toContain('insert into \\"api_keys\\"');
   });
 

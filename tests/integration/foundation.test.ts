@@ -77,7 +77,7 @@ describe("tRPC", () => {
   });
 
   it("refuses merchant procedures without a session", async () => {
-    const router = createRouter({ mine: merchantProcedure.query(() => "secret") });
+    const router = createRouter({ mine: merchantProcedure("payments.read").query(() => "secret") });
     const caller = createCallerFactory(router)(createTrpcContext(runtime, null));
     await expect(caller.mine()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });

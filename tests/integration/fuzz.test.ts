@@ -124,7 +124,9 @@ function seedFor(route: AnyRoute): number {
 }
 
 describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))("fuzz %s", (_name, route) => {
-  it("survives every case of the fixed corpus", async () => {
+  // Up to two minutes: the settlement upload's corpus sends files of several megabytes, case after case, and
+  // takes about 30 s on two busy cores; every case is still sent and checked.
+  it("survives every case of the fixed corpus", { timeout: 120_000 }, async () => {
     for (const fuzz of corpusFor(route, ctx)) await sendAndCheck(fuzz);
   });
 

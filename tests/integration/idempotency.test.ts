@@ -1,11 +1,12 @@
 import { and, eq, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { events, idempotencyKeys, payments } from "../../src/server/db/schema";
+import { events, idempotencyKeys, payments, webhookSecrets } from "../../src/server/db/schema";
 import { generateKeyPair } from "../support/key-fixtures";
 import { handleRoute } from "../../src/server/http/handle";
 import { IDEMPOTENCY_TTL_MS } from "../../src/server/services/idempotency/records";
-import { IDEMPOTENCY_LEASE_MS, purgeExpiredIdempotencyKeys } from "../../src/server/services/idempotency/run";
+import { purgeExpiredIdempotencyKeys } from "../../src/server/services/idempotency/purge";
+import { IDEMPOTENCY_LEASE_MS } from "../../src/server/services/idempotency/run";
 import { defineRoute, type AnyRoute } from "../../src/server/http/route";
 import type { ServiceContext } from "../../src/server/services/context";
 import { ServiceError } from "../../src/server/services/errors";
@@ -50,6 +51,7 @@ function probeRoute(
     summary: "test only",
     tags: [],
     auth: "api_key",
+    permission: "payments.write",
     body: z.object({ n: z.number() }),
     responses: { 201: { description: "ran" } },
     idempotency,
@@ -298,7 +300,7 @@ describe("Idempotency-Key", () => {
     expect(everything).not.toContain(String(privateJwk.d));
   });
 
-  it("lets a route opt out of storing errors, of storing anything, or of the mechanism", async () => {
+  it("lets a route opt out of storing errors, or of the mechanism", async () => {
     const successOnly = probeRoute("/probe/success-only", async () => {
       throw new ServiceError("payment_conflict", "conflict");
     }, { store: "success" });
@@ -306,18 +308,47 @@ describe("Idempotency-Key", () => {
     expect((await successOnly.call(key)).status).toBe(409);
     expect(await storedKeys(key)).toHaveLength(0);
 
-    const none = probeRoute("/probe/none", async () => "secret shown once", { store: "none" });
-    const noneKey = newKey();
-    expect((await none.call(noneKey)).status).toBe(201);
-    expect(await storedKeys(noneKey)).toHaveLength(0);
-    expect((await none.call(noneKey)).body.ran).toBe(2);
-
     const off = probeRoute("/probe/off", async () => "ran", false);
     const offKey = newKey();
     await off.call(offKey);
     await off.call(offKey, 2);
     expect(off.runs()).toBe(2);
     expect(await storedKeys(offKey)).toHaveLength(0);
+  });
+
+  it("makes a key, an endpoint or a rotation once per Idempotency-Key, and replays it without its secret", async () => {
+    const post = (path: string, key: string, body: unknown = {}) => api.post(path, { key: shop.apiKey, body, headers: { "idempotency-key": key } });
+
+    const keyKey = newKey();
+    const made = await post("/merchant/api-key", keyKey, { mode: "test", name: "CI" });
+    expect(made.status).toBe(201);
+    expect(made.body.secret).toMatch(/^sk_test_/);
+    const again = await post("/merchant/api-key", keyKey, { mode: "test", name: "CI" });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...made.body, secret: null });
+
+    const endpointKey = newKey();
+    const endpoint = await post("/webhook/endpoint", endpointKey, { url: "http://127.0.0.1:9/hooks" });
+    expect(endpoint.status).toBe(201);
+    expect(endpoint.body.secret).toMatch(/^whsec_/);
+    const endpointAgain = await post("/webhook/endpoint", endpointKey, { url: "http://127.0.0.1:9/hooks" });
+    expect(endpointAgain.body).toEqual({ ...endpoint.body, secret: null });
+    const endpoints = (await api.get("/webhook/endpoint", { key: shop.apiKey })).body.data as { url: string }[];
+    expect(endpoints.filter((one) => one.url === "http://127.0.0.1:9/hooks")).toHaveLength(1);
+
+    const rotateKey = newKey();
+    const rotatePath = `/webhook/endpoint/${endpoint.body.endpoint.id}/rotate-secret`;
+    const rotated = await post(rotatePath, rotateKey);
+    expect(rotated.status).toBe(200);
+    const rotatedAgain = await post(rotatePath, rotateKey);
+    expect(rotatedAgain.body).toEqual({ ...rotated.body, secret: null });
+    // Rotated once: the endpoint holds its first secret (signing until tomorrow) and the new one, no third.
+    const secrets = await runtime.database.db.select().from(webhookSecrets).where(eq(webhookSecrets.endpointId, endpoint.body.endpoint.id));
+    expect(secrets).toHaveLength(2);
+
+    // No secret was stored to replay it.
+    const stored = JSON.stringify(await runtime.database.db.select().from(idempotencyKeys));
+    for (const secret of [made.body.secret, endpoint.body.secret, rotated.body.secret]) expect(stored).not.toContain(secret);
   });
 
   it("refuses a key longer than 255 characters, or with control characters, with a 400", async () => {
@@ -363,7 +394,7 @@ describe("Idempotency-Key", () => {
     // Earlier tests moved the clock past their keys' 24 h too: count every expired row, not only these.
     const expiredCount = async () => (await runtime.database.db.select().from(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, now))).length;
     const before = await expiredCount();
-    await purgeExpiredIdempotencyKeys(runtime.database.db, now, 3);
+    expect(await purgeExpiredIdempotencyKeys(runtime.database.db, now, 3)).toBe(3);
     expect(await expiredCount()).toBe(before - 3);
     const left = async () =>
       (await runtime.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.path, "/api/v1/purge"))).map((r) => r.key);

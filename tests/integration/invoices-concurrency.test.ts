@@ -1,7 +1,8 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, invoices } from "../../src/server/db/schema";
-import { startExpirySweeper } from "../../src/server/invoices/expiry-sweeper";
+import { BACKGROUND_JOBS } from "../../src/server/background/jobs";
+import { startScheduler } from "../../src/server/background/scheduler";
 import { createServiceContext } from "../../src/server/services/create-context";
 import { expireDueInvoices } from "../../src/server/services/invoices/expire-due";
 import { testClient, type TestClient } from "../support/client";
@@ -100,8 +101,9 @@ describe("expiry with several sweepers", () => {
   });
 
   it("two running sweeper loops expire an invoice within 5 s of expiresAt, once", async () => {
-    const first = startExpirySweeper(runtime, { intervalMs: 200 });
-    const second = startExpirySweeper(runtime, { intervalMs: 200 });
+    const sweep = { ...BACKGROUND_JOBS.find((job) => job.name === "invoice-expiry")!, everyMs: 200 };
+    const first = startScheduler(runtime, [sweep]);
+    const second = startScheduler(runtime, [sweep]);
     try {
       const id = await openInvoice({ expiresIn: 60 });
       runtime.advanceTime(60_000);

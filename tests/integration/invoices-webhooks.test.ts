@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../src/server/background/start";
 import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";

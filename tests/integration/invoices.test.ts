@@ -313,8 +313,8 @@ describe("GET /checkout/{id} (public)", () => {
     expect(checkout.status).toBe(200);
     expect(Object.keys(checkout.body).sort()).toEqual(
       [
-        "amount", "amountPaid", "amountPending", "amountRemaining", "currency", "description", "expiresAt", "id", "livemode", "merchantName",
-        "paidAt", "paymentInstructions", "returnUrl", "serverTime", "status", "statusDetail",
+        "amount", "amountDue", "amountPaid", "amountPending", "amountRefunded", "amountRemaining", "currency", "description", "expiresAt", "id", "livemode", "merchantName",
+        "merchantWebsite", "paidAt", "paymentInstructions", "paymentMethods", "returnUrl", "serverTime", "status", "statusDetail",
       ].sort(),
     );
     expect(checkout.body).toMatchObject({ id, merchantName: shop.merchant.name, description: "Beans", status: "open", returnUrl: null });

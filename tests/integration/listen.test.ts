@@ -105,4 +105,31 @@ describe("npm run listen", () => {
     });
     await expect(refused).rejects.toThrow(/refused the API key/);
   });
+
+  it("names the address and what to check when nothing answers there, and stops", async () => {
+    // A port nobody listens on: the connection is refused at once.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const unreachable = listen({ apiUrl: `http://127.0.0.1:${closed}`, apiKey: owner.apiKey, forwardTo: "http://127.0.0.1:9/hook", print: () => {} });
+    await expect(unreachable).rejects.toThrow(
+      new RegExp(`^Could not reach the service at http://127\\.0\\.0\\.1:${closed} \\(.*ECONNREFUSED.*\\)\\. Check that it is running .* MPS_API_URL is its address`),
+    );
+  });
+
+  it("names the stream's URL when the address answers but is not the service (404)", async () => {
+    const elsewhere = listen({
+      apiUrl: "http://localhost:8080/shop",
+      apiKey: owner.apiKey,
+      forwardTo: "http://127.0.0.1:9/hook",
+      print: () => {},
+      apiFetch: async () => new Response("Not Found", { status: 404 }),
+    });
+    await expect(elsewhere).rejects.toThrow(
+      "http://localhost:8080/shop/api/v1/event/stream answered 404: no event stream there. Check that MPS_API_URL (http://localhost:8080/shop) is the address the service runs at, without /api/v1.",
+    );
+  });
 });

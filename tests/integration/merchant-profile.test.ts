@@ -74,7 +74,8 @@ describe("PUT /merchant/{id}", () => {
 
     const [entry] = await audits(alice.merchant.id, "merchant.updated");
     expect(entry).toMatchObject({ actorType: "api_key", targetId: alice.merchant.id });
-    expect(entry!.details).toEqual({ fields: ["name", "website", "webhookUrl", "webhookEvents"] });
+    expect(entry!.details).toMatchObject({ fields: ["name", "website", "webhookUrl", "webhookEvents"] });
+    expect((entry!.details as { changes: Record<string, unknown> }).changes.name).toEqual({ from: alice.merchant.name, to: "Alice's Shop" });
     expect(entry!.requestId).toBe(response.headers.get("x-request-id"));
   });
 

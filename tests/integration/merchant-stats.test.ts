@@ -42,6 +42,7 @@ async function insertDelivery(merchantId: string, status: DeliveryStatus, day = 
       id: newId("delivery"),
       merchantId,
       eventId,
+      eventCreatedAt: at(day),
       endpointId: await defaultEndpointId(runtime.database.db, merchantId),
       url: "https://hooks.example",
       status,
@@ -185,7 +186,7 @@ describe("GET /merchant/{id}/stats", () => {
 
   it("serves the dashboard the same figures over tRPC", async () => {
     const caller = createCallerFactory(appRouter)(
-      createTrpcContext(runtime, { id: newId("user"), email: "owner@example.com", role: "merchant", merchantId: shop.merchant.id }),
+      createTrpcContext(runtime, { id: newId("user"), email: "owner@example.com", role: "merchant", merchantId: shop.merchant.id, access: "member:owner" }),
     );
     const viaTrpc = await caller.payments.stats({});
     expect(viaTrpc).toEqual((await stats()).body);

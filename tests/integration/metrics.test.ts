@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../src/server/db/schema";
-import { answerMetricsScrape } from "../../src/server/metrics/endpoint";
-import { serveMetrics } from "../../src/server/metrics/serve";
-import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { answerMetricsScrape } from "../../src/server/http/metrics/endpoint";
+import { serveMetrics } from "../../src/server/http/metrics/serve";
+import { deliveryDepsFor } from "../../src/server/background/start";
 import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";

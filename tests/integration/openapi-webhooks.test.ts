@@ -15,9 +15,10 @@ import {
 import { eventBodySchema } from "../../src/server/openapi/webhooks";
 import { createServiceContext } from "../../src/server/services/create-context";
 import { expireDueInvoices } from "../../src/server/services/invoices/expire-due";
+import { claimRefund } from "../../src/server/services/refunds/claim";
 import { openApiDocument } from "../../src/server/http/routes";
 import { webhookBody } from "../../src/server/webhooks/payload";
-import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../src/server/background/start";
 import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
@@ -46,6 +47,10 @@ afterAll(async () => {
 const confirm = (body: object) => api.post("/payment/confirm", { key: merchant.apiKey, body: { currency: "EUR", amount: "19.99", ...body } });
 const createInvoice = async (body: object = {}) =>
   (await api.post("/invoice", { key: merchant.apiKey, body: { amount: "19.99", currency: "EUR", ...body } })).body as { id: string };
+const refundOf = async (externalId: string, body: object = {}) => {
+  const payment = await confirm({ externalId });
+  return (await api.post("/refund", { key: merchant.apiKey, body: { paymentId: payment.body.id, ...body } })).body as { id: string; claimUrl: string };
+};
 const publish = (jwk: object) =>
   api.post("/merchant/keys/publish", { key: merchant.apiKey, body: { keys: [{ jwk, kid: "signing", use: "sig" }] } });
 
@@ -93,6 +98,21 @@ const producers: Record<EventType, () => Promise<unknown>> = {
     await api.post("/webhook/endpoint", { key: merchant.apiKey, body: { url: receiverUrl.replace(/\/hook$/, "/gone") } });
     await confirm({ externalId: "tx-to-gone" });
     await deliverDueNow(deliveryDepsFor(runtime));
+  },
+  "refund.created": () => refundOf("tx-refund-created", { amount: "5.00", reason: "duplicate", metadata: { rma: "1" } }),
+  "refund.claimed": async () => {
+    const refund = await refundOf("tx-refund-claimed", { claim: { instructions: "Your IBAN, please" } });
+    const token = refund.claimUrl.split("/refund/")[1]!;
+    await claimRefund({ ctx: createServiceContext(runtime, { type: "anonymous" }, "req_claim"), input: { token, destination: "DE89 3704 0044 0532 0130 00" } });
+  },
+  "refund.succeeded": () => refundOf("tx-refund-succeeded", { status: "succeeded", externalId: "re_proc_1" }),
+  "refund.failed": async () => {
+    const refund = await refundOf("tx-refund-failed");
+    await api.post(`/refund/${refund.id}`, { key: merchant.apiKey, body: { status: "failed", failureReason: "account_closed" } });
+  },
+  "refund.canceled": async () => {
+    const refund = await refundOf("tx-refund-canceled");
+    await api.post(`/refund/${refund.id}/cancel`, { key: merchant.apiKey });
   },
 };
 

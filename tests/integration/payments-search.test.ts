@@ -1,7 +1,8 @@
+import { submitted } from "../support/dashboard";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import type { SessionUser } from "../../src/server/auth/session";
+import type { SessionUser } from "../../src/server/services/users/session-user";
 import { SEARCH_RECENT_ROWS } from "../../src/server/services/payments/list";
 import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/init";
 import { appRouter } from "../../src/server/trpc/router";
@@ -14,7 +15,7 @@ let api: TestClient;
 let shop: TestMerchant;
 let other: TestMerchant;
 const ids: Record<string, string> = {};
-const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null };
+const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null, access: "staff:admin" };
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
@@ -81,9 +82,9 @@ describe("payment search (q): prefix or substring of external id, reference or p
 
 describe("reconciled filter and the result count", () => {
   it("filters by reconciled and counts what the filters match", async () => {
-    const owner: SessionUser = { id: newId("user"), email: shop.merchant.email, role: "merchant", merchantId: shop.merchant.id };
+    const owner: SessionUser = { id: newId("user"), email: shop.merchant.email, role: "merchant", merchantId: shop.merchant.id, access: "member:owner" };
     const caller = createCallerFactory(appRouter)(createTrpcContext(runtime, owner));
-    await caller.payments.markReconciled({ paymentId: ids.axb!, note: "statement 3" });
+    await caller.payments.markReconciled(submitted({ paymentId: ids.axb!, note: "statement 3" }));
     expect(await found({ reconciled: "true" })).toEqual([ids.axb]);
     expect(await found({ reconciled: "false" })).not.toContain(ids.axb);
     expect(await caller.payments.count({ q: "1029" })).toEqual({ count: 2, capped: false });

@@ -1,7 +1,8 @@
+import { submitted } from "../support/dashboard";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import type { SessionUser } from "../../src/server/auth/session";
+import type { SessionUser } from "../../src/server/services/users/session-user";
 import { auditLog, payments } from "../../src/server/db/schema";
 import { clearPaymentReconciliation } from "../../src/server/services/payments/clear-reconciliation";
 import { markPaymentReconciled } from "../../src/server/services/payments/reconcile";
@@ -19,9 +20,9 @@ let shop: TestMerchant;
 let other: TestMerchant;
 let shopPayment: any;
 let otherPayment: any;
-const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null };
+const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null, access: "staff:admin" };
 const caller = (session: SessionUser | null) => createCallerFactory(appRouter)(createTrpcContext(runtime, session));
-const merchantUser = (merchant: TestMerchant): SessionUser => ({ id: newId("user"), email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id });
+const merchantUser = (merchant: TestMerchant): SessionUser => ({ id: newId("user"), email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id, access: "member:owner" });
 
 beforeAll(async () => {
   runtime = await createTestRuntime();
@@ -39,7 +40,7 @@ async function auditFor(paymentId: string) {
 
 describe("staff reconciliation", () => {
   it("marks a payment reconciled with a note, audit-logged, and the merchant sees reconciledAt", async () => {
-    const marked = await caller(staffUser).payments.staff.markReconciled({ paymentId: shopPayment.id, note: "Matched bank line 42" });
+    const marked = await caller(staffUser).payments.staff.markReconciled(submitted({ paymentId: shopPayment.id, note: "Matched bank line 42" }));
     expect(marked).toMatchObject({ id: shopPayment.id, merchantId: shop.merchant.id, reconciledBy: staffUser.id, reconciliationNote: "Matched bank line 42" });
     expect(marked.reconciledAt).not.toBeNull();
 
@@ -66,8 +67,8 @@ describe("staff reconciliation", () => {
   });
 
   it("is for staff only: merchants and anonymous callers are refused, and nothing changes", async () => {
-    await expect(caller(merchantUser(shop)).payments.staff.markReconciled({ paymentId: shopPayment.id, note: "mine" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(caller(null).payments.staff.search({ query: "INV-1" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(merchantUser(shop)).payments.staff.markReconciled(submitted({ paymentId: shopPayment.id, note: "mine" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(null).payments.staff.search({ query: "INV-1" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     const apiKeyCtx = serviceContext(runtime, { type: "api_key", merchantId: shop.merchant.id, keyId: "key_x", livemode: true });
     await expect(markPaymentReconciled({ ctx: apiKeyCtx, input: { paymentId: shopPayment.id, note: "x" } })).rejects.toMatchObject({ code: "forbidden" });
     const [row] = await runtime.database.db.select().from(payments).where(eq(payments.id, shopPayment.id));
@@ -83,7 +84,7 @@ describe("staff reconciliation", () => {
 
   it("refuses an empty or oversized note", async () => {
     for (const note of ["", "x".repeat(2001)]) {
-      await expect(caller(staffUser).payments.staff.markReconciled({ paymentId: shopPayment.id, note })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      await expect(caller(staffUser).payments.staff.markReconciled(submitted({ paymentId: shopPayment.id, note }))).rejects.toMatchObject({ code: "BAD_REQUEST" });
     }
   });
 });

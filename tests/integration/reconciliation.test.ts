@@ -1,7 +1,8 @@
+import { submitted } from "../support/dashboard";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import type { SessionUser } from "../../src/server/auth/session";
+import type { SessionUser } from "../../src/server/services/users/session-user";
 import { auditLog, payments, reconciliationLines, reconciliations } from "../../src/server/db/schema";
 import { createReconciliation } from "../../src/server/services/reconciliations/create";
 import { exportReconciliationLines } from "../../src/server/services/reconciliations/export-lines";
@@ -33,7 +34,7 @@ async function pay(merchant: TestMerchant, body: Record<string, unknown>) {
   return response.body as { id: string; externalId: string };
 }
 
-function upload(merchant: TestMerchant, file: string, options: { query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+function upload(merchant: TestMerchant, file: string | Uint8Array, options: { query?: Record<string, string>; headers?: Record<string, string> } = {}) {
   return api.post("/reconciliation", {
     key: merchant.apiKey,
     rawBody: file,
@@ -73,7 +74,7 @@ describe("POST /reconciliation", () => {
     );
     expect(response.status, response.text).toBe(201);
     const report = response.body;
-    expect(report.summary).toEqual({ matched: 2, mismatched: 3, missingInLedger: 3, missingInFile: 1, malformed: 2 });
+    expect(report.summary).toEqual({ matched: 2, mismatched: 3, missingInLedger: 3, missingInFile: 1, malformed: 2, refunds: { matched: 0, mismatched: 0, missingInLedger: 0 } });
     expect(report.fileLines).toBe(10);
     const lines = report.lines.map((line: any) => [line.lineNumber, line.status, line.reason, line.paymentId]);
     expect(lines).toEqual([
@@ -130,6 +131,22 @@ describe("POST /reconciliation", () => {
     expect(json.status).toBe(415);
     const after = await runtime.database.db.select().from(reconciliations).where(eq(reconciliations.merchantId, shop.merchant.id));
     expect(after).toEqual(before);
+  });
+
+  it("names a file that is not CSV text (a PNG, a PDF) instead of asking for its columns, keeping nothing", async () => {
+    const shop = await registerTestMerchant(api);
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const image = await upload(shop, png);
+    expect(image.status).toBe(400);
+    expect(image.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "is a PNG image, not a CSV text file" }] });
+    const pdf = await upload(shop, "%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n");
+    expect(pdf.body).toMatchObject({ code: "validation_failed", errors: [{ path: "body", message: "is a PDF document, not a CSV text file" }] });
+    // A header saved as Latin-1 (an invalid UTF-8 byte in a column name) is still a CSV file, not a binary one.
+    const bytes = Uint8Array.from([...new TextEncoder().encode("externalId,amount,currency,Geb"), 0xfc, 0x68, 0x72, 0x0a, ...new TextEncoder().encode("x,1.00,EUR,0\n")]);
+    const text = await upload(shop, bytes);
+    expect(text.status, text.text).toBe(201);
+    const kept = await runtime.database.db.select().from(reconciliations).where(eq(reconciliations.merchantId, shop.merchant.id));
+    expect(kept).toHaveLength(1);
   });
 
   it("refuses a Content-Length over 10 MB with 413 before reading the body", async () => {
@@ -215,8 +232,8 @@ describe("POST /reconciliation", () => {
 
 describe("resolving, exporting and the remembered mapping (dashboard verbs)", () => {
   const caller = (session: SessionUser | null) => createCallerFactory(appRouter)(createTrpcContext(runtime, session));
-  const merchantSession = (merchant: TestMerchant): SessionUser => ({ id: newId("user"), email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id });
-  const staffSession: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null };
+  const merchantSession = (merchant: TestMerchant): SessionUser => ({ id: newId("user"), email: merchant.merchant.email, role: "merchant", merchantId: merchant.merchant.id, access: "member:owner" });
+  const staffSession: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null, access: "staff:admin" };
 
   it("resolves one line (its payment marked reconciled, audit-logged), refuses a line without a payment, then all matched lines", async () => {
     const shop = await registerTestMerchant(api);
@@ -224,15 +241,15 @@ describe("resolving, exporting and the remembered mapping (dashboard verbs)", ()
     const report = (await upload(shop, csv("externalId,amount,currency", `${a.externalId},1.00,USD`, `${b.externalId},2.00,USD`, `${c.externalId},3.5,USD`, "ghost,1.00,USD"))).body;
     const mine = caller(merchantSession(shop)).reconciliation;
 
-    const line = await mine.resolveLine({ id: report.id, position: 3, note: "Processor short-paid; chased" });
+    const line = await mine.resolveLine(submitted({ id: report.id, position: 3, note: "Processor short-paid; chased" }));
     expect(line).toMatchObject({ status: "mismatched", paymentId: c.id, resolutionNote: "Processor short-paid; chased" });
     expect(line.resolvedAt).not.toBeNull();
     expect((await api.get(`/payment/${c.id}`, { key: shop.apiKey })).body.reconciledAt).not.toBeNull();
-    await expect(mine.resolveLine({ id: report.id, position: 4, note: "x" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(mine.resolveLine(submitted({ id: report.id, position: 4, note: "x" }))).rejects.toMatchObject({ code: "CONFLICT" });
 
-    expect(await mine.resolveMatched({ id: report.id, note: "Settlement 2026-11-22" })).toEqual({ resolved: 2 });
+    expect(await mine.resolveMatched(submitted({ id: report.id, note: "Settlement 2026-11-22" }))).toEqual({ resolved: 2 });
     // Done once: resolving again finds nothing left.
-    expect(await mine.resolveMatched({ id: report.id, note: "again" })).toEqual({ resolved: 0 });
+    expect(await mine.resolveMatched(submitted({ id: report.id, note: "again" }))).toEqual({ resolved: 0 });
     const [paymentA] = await runtime.database.db.select().from(payments).where(eq(payments.id, a.id));
     expect(paymentA).toMatchObject({ reconciliationNote: "Settlement 2026-11-22" });
     const audit = await runtime.database.db.select().from(auditLog).where(eq(auditLog.merchantId, shop.merchant.id));
@@ -250,14 +267,14 @@ describe("resolving, exporting and the remembered mapping (dashboard verbs)", ()
     const paid = await pay(shop, { externalId: externalId(), amount: "1.00", currency: "USD" });
     const report = (await upload(shop, csv("externalId,amount,currency", `${paid.externalId},1.00,USD`))).body;
     await expect(caller(merchantSession(other)).reconciliation.get({ id: report.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller(merchantSession(other)).reconciliation.resolveMatched({ id: report.id, note: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(merchantSession(other)).reconciliation.resolveMatched(submitted({ id: report.id, note: "x" }))).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await caller(merchantSession(other)).reconciliation.list({})).data).toEqual([]);
     await expect(caller(merchantSession(shop)).reconciliation.staff.list({ merchantId: shop.merchant.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
 
     const staff = caller(staffSession).reconciliation.staff;
     expect((await staff.list({ merchantId: shop.merchant.id })).data.map((item) => item.id)).toEqual([report.id]);
     await expect(staff.get({ merchantId: other.merchant.id, id: report.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    expect(await staff.resolveMatched({ merchantId: shop.merchant.id, id: report.id, note: "Checked by support" })).toEqual({ resolved: 1 });
+    expect(await staff.resolveMatched(submitted({ merchantId: shop.merchant.id, id: report.id, note: "Checked by support" }))).toEqual({ resolved: 1 });
     const [entry] = await runtime.database.db.select().from(auditLog).where(eq(auditLog.action, "reconciliation.matched_resolved"))
       .then((rows) => rows.filter((row) => row.targetId === report.id));
     expect(entry).toMatchObject({ actorType: "staff", actorId: staffSession.id, merchantId: shop.merchant.id });

@@ -34,7 +34,7 @@ describe("security suite: every authenticated route", () => {
 
 describe("security suite coverage check", () => {
   const route = (method: "GET" | "POST", path: string, auth: "api_key" | "none") =>
-    defineRoute({ operationId: path, method, path, summary: "", tags: [], auth, responses: { 200: { description: "", schema: z.object({}) } }, handler: async () => ({ status: 200 }) });
+    defineRoute({ operationId: path, method, path, summary: "", tags: [], ...(auth === "api_key" ? { auth, permission: "payments.read" as const } : { auth }), responses: { 200: { description: "", schema: z.object({}) } }, handler: async () => ({ status: 200 }) });
 
   it("reports an authenticated route without a fixture, and a fixture without a route", () => {
     const table = [route("GET", "/thing/{id}", "api_key"), route("POST", "/public", "none")];

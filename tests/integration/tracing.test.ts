@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../src/server/db/schema";
 import { startTracing } from "../../src/server/tracing/start";
 import { useTracer, withSpan } from "../../src/server/tracing/span";
-import { deliveryDepsFor } from "../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../src/server/background/start";
 import { deliverDueNow } from "../support/deliver-due-now";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";

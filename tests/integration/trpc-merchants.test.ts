@@ -1,7 +1,8 @@
+import { submitted } from "../support/dashboard";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, users } from "../../src/server/db/schema";
-import type { SessionUser } from "../../src/server/auth/session";
+import type { SessionUser } from "../../src/server/services/users/session-user";
 import { createCallerFactory, createTrpcContext } from "../../src/server/trpc/init";
 import { appRouter } from "../../src/server/trpc/router";
 import { testClient, type TestClient } from "../support/client";
@@ -25,7 +26,7 @@ afterAll(() => runtime.close());
 /** A caller signed in as the merchant's owner login, as the dashboard session would be. */
 async function signedInAs(merchant: TestMerchant) {
   const [user] = await runtime.database.db.select().from(users).where(eq(users.merchantId, merchant.merchant.id));
-  const session: SessionUser = { id: user!.id, email: user!.email, role: "merchant", merchantId: merchant.merchant.id };
+  const session: SessionUser = { id: user!.id, email: user!.email, role: "merchant", merchantId: merchant.merchant.id, access: "member:owner" };
   return createCaller(createTrpcContext(runtime, session));
 }
 
@@ -49,18 +50,18 @@ describe("tRPC merchants", () => {
 describe("tRPC apiKeys", () => {
   it("creates, lists, rolls and revokes the signed-in merchant's keys", async () => {
     const caller = await signedInAs(alice);
-    const created = await caller.apiKeys.create({ name: "dashboard" });
-    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: created.key })).status).toBe(200);
+    const created = await caller.apiKeys.create(submitted({ name: "dashboard" }));
+    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: created.key! })).status).toBe(200);
     const listed = await caller.apiKeys.list();
     expect(listed.data.map((key) => key.id)).toContain(created.apiKey.id);
-    expect(JSON.stringify(listed)).not.toContain(created.key);
+    expect(JSON.stringify(listed)).not.toContain(created.key!);
 
-    const rolled = await caller.apiKeys.roll({ id: created.apiKey.id, overlapSeconds: 0 });
-    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: created.key })).status).toBe(401);
-    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: rolled.key })).status).toBe(200);
+    const rolled = await caller.apiKeys.roll(submitted({ id: created.apiKey.id, overlapSeconds: 0 }));
+    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: created.key! })).status).toBe(401);
+    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: rolled.key! })).status).toBe(200);
 
     await caller.apiKeys.revoke({ id: rolled.apiKey.id });
-    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: rolled.key })).status).toBe(401);
+    expect((await api.get(`/merchant/${alice.merchant.id}`, { key: rolled.key! })).status).toBe(401);
   });
 
   it("never reaches another merchant's keys", async () => {
@@ -68,14 +69,14 @@ describe("tRPC apiKeys", () => {
     const caller = await signedInAs(alice);
     const bobKeyId = bobs.data[0]!.id;
     await expect(caller.apiKeys.revoke({ id: bobKeyId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.apiKeys.roll({ id: bobKeyId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.apiKeys.roll(submitted({ id: bobKeyId }))).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await caller.apiKeys.list({ limit: 100 })).data.map((key) => key.id)).not.toContain(bobKeyId);
     expect((await api.get(`/merchant/${bob.merchant.id}`, { key: bob.apiKey })).status).toBe(200);
   });
 
   it("refuses an overlap over 24 h", async () => {
     const caller = await signedInAs(alice);
-    const { apiKey } = await caller.apiKeys.create({});
-    await expect(caller.apiKeys.roll({ id: apiKey.id, overlapSeconds: 90_000 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const { apiKey } = await caller.apiKeys.create(submitted({}));
+    await expect(caller.apiKeys.roll(submitted({ id: apiKey.id, overlapSeconds: 90_000 }))).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

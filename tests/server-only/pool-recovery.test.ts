@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, payments } from "../../src/server/db/schema";
 import { READINESS_TIMEOUT_MS } from "../../src/server/services/health/check-readiness";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
+import { serverQuery } from "../support/server-admin";
 
 /**
  * issue 21: the pool did not recover after PostgreSQL dropped its connections under load. 300 confirms at 50
@@ -25,7 +25,6 @@ const RECOVERED_BOUND_MS = 15_000;
 
 let runtime: TestRuntime;
 let api: TestClient;
-let admin: postgres.Sql;
 let databaseName: string;
 let first: TestMerchant;
 let second: TestMerchant;
@@ -37,10 +36,8 @@ beforeAll(async () => {
   second = await registerTestMerchant(api);
   const url = new URL((runtime.database as { url?: string }).url!);
   databaseName = url.pathname.slice(1);
-  admin = postgres(process.env.TEST_SERVER_URL!, { max: 1, onnotice: () => {} });
 });
 afterAll(async () => {
-  await admin?.end();
   await runtime?.close();
 });
 
@@ -78,9 +75,11 @@ async function confirmAll(merchant: TestMerchant, total: number, concurrency: nu
 }
 
 async function terminateBackends(): Promise<number> {
-  const rows = await admin<{ pid: number }[]>`
-    select pg_terminate_backend(pid) as pid from pg_stat_activity
-    where datname = ${databaseName} and pid <> pg_backend_pid()`;
+  const rows = await serverQuery(
+    process.env.TEST_SERVER_URL!,
+    "select pg_terminate_backend(pid) as pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+    [databaseName],
+  );
   return rows.length;
 }
 

@@ -1,5 +1,4 @@
 import { eq, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { openServerDatabase } from "../../src/server/db/open";
@@ -10,9 +9,10 @@ import { createRuntime } from "../../src/server/runtime";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
+import { serverQuery } from "../support/server-admin";
 
 // Only on the PostgreSQL server: its DBA may set another DateStyle or TimeZone as a database default, and the
-// app reads timestamps as PostgreSQL's text (db/pg-timestamp.ts). PGlite is ours and keeps ISO.
+// app reads timestamps as PostgreSQL's text (schema/columns.ts). PGlite is ours and keeps ISO.
 let runtime: TestRuntime;
 let handle: DatabaseHandle;
 let api: TestClient;
@@ -37,14 +37,9 @@ afterAll(async () => {
 
 describe("timestamps when the database defaults to another DateStyle and TimeZone", () => {
   it("the defaults are in force for a plain session", async () => {
-    const plain = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      const [row] = await plain`select current_setting('DateStyle') as style, now()::text as now`;
-      expect(row!.style).toBe("SQL, DMY");
-      expect(row!.now).toMatch(/^\d{2}\/\d{2}\/\d{4} /);
-    } finally {
-      await plain.end();
-    }
+    const [row] = await serverQuery<{ style: string; now: string }>(url, "select current_setting('DateStyle') as style, now()::text as now");
+    expect(row!.style).toBe("SQL, DMY");
+    expect(row!.now).toMatch(/^\d{2}\/\d{2}\/\d{4} /);
   });
 
   it("the list renders ISO UTC times, byte for byte as GET does, and its cursors keep every microsecond", async () => {

@@ -1,11 +1,11 @@
 import { newId } from "../../src/lib/ids";
 import type { Runtime } from "../../src/server/runtime";
 import type { Actor, ServiceContext } from "../../src/server/services/context";
+import { createServiceContext } from "../../src/server/services/create-context";
 
 /** A service context as an adapter would build it, for calling verbs directly (tRPC-style callers). */
 export function serviceContext(runtime: Runtime, actor: Actor): ServiceContext {
-  const requestId = newId("request");
-  return { requestId, db: runtime.database.db, actor, log: runtime.log.child({ requestId }), env: runtime.env, now: runtime.now };
+  return createServiceContext(runtime, actor, newId("request"));
 }
 
 /** The dashboard user of a merchant, as the session would name it. */

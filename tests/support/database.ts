@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { inject } from "vitest";
 import { openEmbeddedDatabase, openServerDatabase } from "../../src/server/db/open";
 import type { DatabaseHandle } from "../../src/server/db/types";
+import { embeddedTemplate } from "./embedded-template";
+import { serverQuery } from "./server-admin";
 import { databaseUrl } from "./server-url";
 
 export type TestDatabaseKind = "embedded" | "server";
@@ -12,18 +13,17 @@ export function testDatabaseKind(): TestDatabaseKind {
 }
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or a clone of the run's template
- * database on the PostgreSQL server that is dropped again on close.
+ * A fresh, migrated database for one test file: in-memory PGlite started from a copy of the migrated template
+ * (embedded-template.ts), or a clone of the run's template database on the PostgreSQL server that is dropped
+ * again on close.
  */
 export async function openTestDatabase(options: { poolSize?: number } = {}): Promise<DatabaseHandle & { url?: string }> {
-  if (testDatabaseKind() === "embedded") return openEmbeddedDatabase(undefined);
+  if (testDatabaseKind() === "embedded") return openEmbeddedDatabase(undefined, { startFrom: await embeddedTemplate() });
 
   const serverUrl = process.env.TEST_SERVER_URL!;
   const template = inject("templateDatabase");
   const name = `${template.replace(/_tpl$/, "")}_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await createFromTemplate(admin, name, template);
-  await admin.end();
+  await createFromTemplate(serverUrl, name, template);
   const url = databaseUrl(serverUrl, name);
   const handle = await openServerDatabase(url, { max: options.poolSize ?? 10 });
   return {
@@ -31,18 +31,16 @@ export async function openTestDatabase(options: { poolSize?: number } = {}): Pro
     url,
     async close() {
       await handle.close();
-      const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists "${name}" with (force)`);
-      await dropper.end();
+      await serverQuery(serverUrl, `drop database if exists "${name}" with (force)`);
     },
   };
 }
 
 /** CREATE DATABASE … TEMPLATE fails while another clone is being made from it; retry briefly. */
-async function createFromTemplate(admin: postgres.Sql, name: string, template: string) {
+async function createFromTemplate(serverUrl: string, name: string, template: string) {
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.unsafe(`create database "${name}" template "${template}"`);
+      await serverQuery(serverUrl, `create database "${name}" template "${template}"`);
       return;
     } catch (error) {
       if (attempt >= 20) throw error;

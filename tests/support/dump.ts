@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../src/server/db/types";
 
-/** postgres.js returns the rows; PGlite returns `{ rows }`. */
+/** Both drivers answer `db.execute()` with `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  return (result as { rows: T[] }).rows;
 }
 
 /** Every row of every table in the public schema, as one string: for "this secret is stored nowhere" checks. */

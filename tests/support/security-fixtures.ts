@@ -18,6 +18,12 @@ async function createInvoice({ api }: SecurityContext, apiKey: string): Promise<
   return created.body.id;
 }
 
+/** Refunds part of a new confirmed payment through the API with that merchant's key; the refund's id. */
+async function createRefund(ctx: SecurityContext, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
+  const created = await ctx.api.post("/refund", { key: apiKey, body: { paymentId: await createPayment(ctx, apiKey), amount: "0.50", ...body } });
+  return created.body.id;
+}
+
 /** Retries need a webhook URL to go to (409 `webhook_url_missing` otherwise); the suite's merchants have none. */
 async function giveWebhookUrl({ runtime }: SecurityContext, merchantId: string) {
   await runtime.database.db.update(merchants).set({ webhookUrl: "https://hooks.example.com/in" }).where(eq(merchants.id, merchantId));
@@ -73,6 +79,21 @@ export const securityFixtures: Record<string, SecurityFixture> = {
     kind: "resource",
     mode: "settings",
     request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}`, body: { name: "Renamed by the security suite" } }),
+  },
+  // Mode data on the merchant's path: each key reads and replaces its own mode's list (both 2xx; the separation
+  // itself is asserted in tests/integration/payment-methods.test.ts).
+  "GET /merchant/{id}/payment-methods": {
+    kind: "resource",
+    mode: "merchant",
+    request: ({ owner }) => ({ path: `/merchant/${owner.merchant.id}/payment-methods` }),
+  },
+  "PUT /merchant/{id}/payment-methods": {
+    kind: "resource",
+    mode: "merchant",
+    request: ({ owner }) => ({
+      path: `/merchant/${owner.merchant.id}/payment-methods`,
+      body: { methods: [{ type: "link", label: "Pay", url: "https://pay.example/security-suite" }] },
+    }),
   },
   "POST /merchant/api-key": {
     kind: "action",
@@ -223,6 +244,39 @@ export const securityFixtures: Record<string, SecurityFixture> = {
       return { path: `/reconciliation/${created.body.id}` };
     },
   },
+  "POST /refund": {
+    kind: "resource",
+    request: async (ctx) => ({ path: "/refund", body: { paymentId: await createPayment(ctx, ctx.owner.apiKey), amount: "0.25" } }),
+  },
+  "GET /refund": {
+    kind: "list",
+    seed: (ctx, merchant, mode) => createRefund(ctx, keyOf(ctx, merchant, mode)),
+    request: () => ({ path: "/refund", query: { limit: 100 } }),
+  },
+  "GET /refund/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/refund/${await createRefund(ctx, ctx.owner.apiKey)}` }),
+  },
+  "POST /refund/{id}": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/refund/${await createRefund(ctx, ctx.owner.apiKey)}`, body: { status: "succeeded" } }),
+  },
+  "POST /refund/{id}/cancel": {
+    kind: "resource",
+    request: async (ctx) => ({ path: `/refund/${await createRefund(ctx, ctx.owner.apiKey)}/cancel` }),
+  },
+  "POST /test/refund/{id}/claim": {
+    kind: "resource",
+    mode: "test-only",
+    request: async (ctx) => ({ path: `/test/refund/${await createRefund(ctx, keyOf(ctx, ctx.owner, "test"), { claim: {} })}/claim`, body: {} }),
+  },
+  "POST /test/refund/{id}/settle": {
+    kind: "resource",
+    mode: "test-only",
+    request: async (ctx) => ({ path: `/test/refund/${await createRefund(ctx, keyOf(ctx, ctx.owner, "test"))}/settle`, body: { status: "succeeded" } }),
+  },
+  // The account's audit log: both merchants' isolation is in tests/integration/audit/list.test.ts; a test key is refused.
+  "GET /audit-log": { kind: "action", mode: "settings", request: () => ({ path: "/audit-log", query: { limit: 5 } }) },
   "POST /test/invoice/{id}/pay": {
     kind: "resource",
     mode: "test-only",

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/server/auth/api-key-format";
+import { generateApiKey } from "../../src/server/crypto/api-key-format";
 import type { AnyRoute } from "../../src/server/http/route";
 import { createApiKey } from "../../src/server/services/api-keys/create";
 import { revokeApiKey } from "../../src/server/services/api-keys/revoke";
@@ -9,12 +9,15 @@ import type { ApiResponse, RequestOptions, TestClient } from "./client";
 import { merchantUser, serviceContext } from "./context";
 import type { TestMerchant } from "./merchants";
 import type { TestRuntime } from "./runtime";
+import { scopeOf, scopesGranting, scopesLacking, snapshotTables, withRestrictedKey } from "./restricted-keys";
 
 /**
  * The shared security suite (after Unkey's `runCommonRouteTests`): every route with `auth: "api_key"` in
  * the route table must have a fixture in tests/support/security-fixtures.ts, and then gets checked for
- * missing, malformed, mistyped, unknown, revoked and expired keys, for tenant isolation, and for mode isolation
- * (docs/test-mode.md): what one mode's key made is invisible to the other mode's key of the same merchant.
+ * missing, malformed, mistyped, unknown, revoked and expired keys, for tenant isolation, for mode isolation
+ * (docs/test-mode.md): what one mode's key made is invisible to the other mode's key of the same merchant, and for
+ * restricted keys' scopes (docs/team-and-security.md): from the route's declared `permission`, a restricted key
+ * lacking it gets 403 `insufficient_scope` and changes nothing, one granted just it is served.
  */
 
 export interface SecurityContext {
@@ -138,6 +141,9 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
       request = await fixture.request(context());
     });
 
+    // First, while the shared request's resource is surely there (the owner's request below may delete it).
+    describeRestrictedKeys(route, fixture, context, own, () => request, (key, fresh) => send(key, fresh));
+
     it("answers the owner's valid request with a declared 2xx (the fixture works)", async () => {
       const ctx = context();
       const response = await send(keyOf(ctx, ctx.owner, own));
@@ -241,6 +247,65 @@ function describeRoute(route: AnyRoute, fixture: SecurityFixture, context: () =>
         }
       });
     }
+  });
+}
+
+/**
+ * Restricted keys on this route, derived from its declared permission: the widest scopes lacking it → 403
+ * `insufficient_scope` naming it, and no row of any table changes; the narrowest scopes granting it → served (2xx);
+ * another merchant's restricted key granted it → 404 for the owner's resource. A route no scope can grant (the key
+ * routes, `api_keys.*`) refuses even a key with `write` on every resource. The served request is built afresh from
+ * the fixture (the owner's valid request may have deleted or cancelled the shared one's resource); the refusals
+ * reuse the shared one, since no refusal depends on the resource still being there.
+ */
+function describeRestrictedKeys(
+  route: AnyRoute,
+  fixture: SecurityFixture,
+  context: () => SecurityContext,
+  mode: KeyMode,
+  shared: () => FixtureRequest,
+  send: (key: string, request: FixtureRequest) => Promise<ApiResponse>,
+) {
+  const permission = route.permission!;
+  const { scopable } = scopeOf(permission);
+
+  it(`with a restricted key lacking ${permission}: 403 insufficient_scope naming it, nothing changed`, async () => {
+    const ctx = context();
+    const request = shared();
+    const db = ctx.runtime.database.db;
+    await withRestrictedKey(ctx.runtime, ctx.owner.merchant.id, { mode, scopes: scopesLacking(permission) }, async (key) => {
+      const before = await snapshotTables(db);
+      const response = await send(key, request);
+      expect(response.status, JSON.stringify(response.body)).toBe(403);
+      expect(response.body.code).toBe("insufficient_scope");
+      expect(response.body.permission).toBe(permission);
+      expect(response.body.detail).toContain(permission);
+      expect(await snapshotTables(db)).toEqual(before);
+    });
+  });
+
+  if (!scopable) return;
+
+  it(`with a restricted key granted just ${permission}: served (2xx)`, async () => {
+    const ctx = context();
+    const request = await fixture.request(ctx);
+    await withRestrictedKey(ctx.runtime, ctx.owner.merchant.id, { mode, scopes: scopesGranting(permission) }, async (key) => {
+      const response = await send(key, request);
+      expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(200);
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    });
+  });
+
+  if (fixture.kind !== "resource") return;
+
+  it(`with another merchant's restricted key granted ${permission}: 404 not_found`, async () => {
+    const ctx = context();
+    const request = shared();
+    await withRestrictedKey(ctx.runtime, ctx.other.merchant.id, { mode, scopes: scopesGranting(permission) }, async (key) => {
+      const response = await send(key, request);
+      expect(response.status, JSON.stringify(response.body)).toBe(404);
+      expect(response.body.code).toBe("not_found");
+    });
   });
 }
 

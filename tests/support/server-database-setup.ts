@@ -1,6 +1,6 @@
-import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { openServerDatabase } from "../../src/server/db/open";
+import { serverQuery } from "./server-admin";
 import { databaseUrl, refuseNonLocal } from "./server-url";
 
 declare module "vitest" {
@@ -19,18 +19,15 @@ export default async function setup(project: TestProject) {
   refuseNonLocal(serverUrl);
   const runPrefix = `mps_test_${process.pid}_${Date.now().toString(36)}`;
   const template = `${runPrefix}_tpl`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${template}"`);
+  await serverQuery(serverUrl, `create database "${template}"`);
   const handle = await openServerDatabase(databaseUrl(serverUrl, template), { max: 1 });
   await handle.close();
   project.provide("templateDatabase", template);
 
   return async () => {
-    const rows = await admin<{ datname: string }[]>`
-      select datname from pg_database where datname like ${runPrefix + "%"}`;
+    const rows = await serverQuery<{ datname: string }>(serverUrl, "select datname from pg_database where datname like $1", [`${runPrefix}%`]);
     for (const { datname } of rows) {
-      await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+      await serverQuery(serverUrl, `drop database if exists "${datname}" with (force)`);
     }
-    await admin.end();
   };
 }

@@ -7,6 +7,7 @@ import { count, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openEmbeddedDatabase } from "../../src/server/db/open";
 import { merchants, payments, users } from "../../src/server/db/schema";
+import { embeddedTemplate } from "../support/embedded-template";
 
 /**
  * issue: with the embedded database, `npm run staff:create` beside a running server opened the same folder, and
@@ -50,6 +51,17 @@ function staffCreate(dir: string, email: string) {
   return spawnSync("node", [...tsx, "scripts/staff-create.ts", "--email", email], { env: envFor(dir), encoding: "utf8" });
 }
 
+/**
+ * A new data folder holding a migrated database, as one the server made earlier: copied from the tests' template
+ * (tests/support/embedded-template.ts) rather than created by the child, which would cost it seconds of initdb.
+ */
+async function migratedDataDir(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), "mps-lock-"));
+  const handle = await openEmbeddedDatabase(dir, { startFrom: await embeddedTemplate() });
+  await handle.close();
+  return dir;
+}
+
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
   for (const pid of holderPids.splice(0)) {
@@ -64,7 +76,7 @@ afterEach(() => {
 
 describe("the embedded database's data folder", () => {
   it("refuses staff:create beside a running server, and loses none of the server's acknowledged writes", async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "mps-lock-"));
+    dataDir = await migratedDataDir();
     const server = startHolder(dataDir);
     const pid = (await server.next()).replace("ready ", "");
     holderPids.push(Number(pid));
@@ -98,7 +110,7 @@ describe("the embedded database's data folder", () => {
   }, 120_000);
 
   it("is free again at once when its holder was SIGKILLed (the stale lock is taken over)", async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "mps-lock-"));
+    dataDir = await migratedDataDir();
     const server = startHolder(dataDir);
     // tsx runs the script in a child process of its own: kill the process that holds the folder.
     const pid = Number((await server.next()).replace("ready ", ""));

@@ -1,12 +1,13 @@
 "use server";
 
-import { AuthError } from "next-auth";
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
 import { newId } from "@/lib/ids";
 import { signIn } from "@/server/auth/auth";
-import { roleOfIssuedSession } from "@/server/auth/issued-session";
+import { keepSignInToken } from "@/server/auth/sign-in-cookie";
+import { finishSignIn, type SignInState } from "./finish-sign-in";
+import { beginSignIn } from "@/server/services/sign-in/begin";
 import { clientIpFromHeaders } from "@/server/auth/request-ip";
+import { fromHeaders } from "@/server/net/request-client";
 import { consumeSignUpAttempt } from "@/server/auth/sign-up-limit";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
@@ -17,35 +18,29 @@ import { registerMerchantInput } from "@/server/services/merchants/schemas";
 // Server actions: Next.js refuses them unless the request's Origin matches the host (CSRF), and next-auth
 // sets the session cookie from them directly.
 
-export interface LogInState {
-  error?: string;
-  email?: string;
-}
+export type LogInState = SignInState;
 
-/** Only a dashboard path of this site may be a post-login destination, and only the signed-in role's own. */
-function safeDestination(value: FormDataEntryValue | null, role: "merchant" | "staff" | null): string {
-  const home = role === "staff" ? "/dashboard/staff" : "/dashboard";
-  const text = typeof value === "string" ? value : "";
-  if (!/^\/dashboard(\/[\w\-/]*)?(\?[^#]*)?$/.test(text)) return home;
-  const staffPath = text.startsWith("/dashboard/staff");
-  return staffPath === (role === "staff") ? text : home;
-}
-
+/** The password step: straight into a session when no second factor is needed, else on to the next step. */
 export async function logIn(_previous: LogInState, form: FormData): Promise<LogInState> {
   const email = String(form.get("email") ?? "");
+  const runtime = await getRuntime();
+  const requestHeaders = await headers();
+  const ip = clientIpFromHeaders(requestHeaders, runtime.env.TRUSTED_PROXY_HOPS);
+  const ctx = createServiceContext(runtime, { type: "anonymous", ip }, newId("request"), fromHeaders(requestHeaders, ip));
+  let begun: Awaited<ReturnType<typeof beginSignIn>>;
   try {
-    await signIn("credentials", { email, password: String(form.get("password") ?? ""), redirect: false });
+    begun = await beginSignIn({ ctx, input: { email, password: String(form.get("password") ?? "") } });
   } catch (error) {
-    if (error instanceof AuthError) {
-      const code = (error as AuthError & { code?: string }).code;
-      if (code === "rate_limited") return { email, error: "Too many failed attempts. Wait a while, then try again." };
-      if (code === "suspended") return { email, error: "This merchant account is suspended. Contact support." };
-      if (error.type === "CredentialsSignin") return { email, error: "The email or the password is wrong." };
-      return { email, error: "Signing in failed. Try again." };
-    }
+    if (error instanceof RateLimitedError) return { email, error: "Too many failed attempts. Wait a while, then try again." };
+    if (isServiceError(error) && error.code === "forbidden") return { email, error: "This merchant account is suspended. Contact support." };
+    if (isServiceError(error)) return { email, error: "The email or the password is wrong." };
     throw error;
   }
-  redirect(safeDestination(form.get("callbackUrl"), await roleOfIssuedSession()));
+  if (begun.needs !== "nothing") {
+    await keepSignInToken(begun.token);
+    return { email, step: begun.needs, methods: begun.methods };
+  }
+  return finishSignIn(form.get("callbackUrl"), { token: begun.token, method: "password" });
 }
 
 export interface SignUpState {
@@ -65,7 +60,7 @@ export async function signUp(_previous: SignUpState, form: FormData): Promise<Si
   const requestHeaders = await headers();
   const runtime = await getRuntime();
   const ip = clientIpFromHeaders(requestHeaders, runtime.env.TRUSTED_PROXY_HOPS);
-  const ctx = createServiceContext(runtime, { type: "anonymous", ip }, newId("request"));
+  const ctx = createServiceContext(runtime, { type: "anonymous", ip }, newId("request"), fromHeaders(requestHeaders, ip));
   const input = { name: values.name, email: values.email, password, website: values.website || undefined };
   const checked = registerMerchantInput.safeParse(input);
   if (!checked.success) {
@@ -77,10 +72,12 @@ export async function signUp(_previous: SignUpState, form: FormData): Promise<Si
     // The same verb as POST /api/v1/merchant/register.
     const result = await registerMerchant({ ctx, input });
     // Sign the new merchant in; if that fails they can still sign in by hand: the keys must be shown either way.
-    const signedIn = await signIn("credentials", { email: values.email, password, redirect: false }).then(
-      () => true,
-      () => false,
-    );
+    const signedIn = await beginSignIn({ ctx, input: { email: values.email, password } })
+      .then((begun) => signIn("credentials", { token: begun.token, method: "password", redirect: false }))
+      .then(
+        () => true,
+        () => false,
+      );
     return {
       created: { merchantId: result.merchant.id, apiKey: result.apiKey, webhookSecret: result.webhookSecret, signedIn },
     };

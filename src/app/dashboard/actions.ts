@@ -1,14 +1,21 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { clientIpFromHeaders } from "@/server/auth/request-ip";
+import { fromHeaders } from "@/server/net/request-client";
 import { signIn, signOut } from "@/server/auth/auth";
 import { getDashboardSession } from "@/server/auth/current-session";
+import { actorOfSession } from "@/server/services/users/session-user";
+import { forgetSessions } from "@/server/auth/session-lookup";
 import { newId } from "@/lib/ids";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
 import { isServiceError } from "@/server/services/errors";
 import { changePassword } from "@/server/services/users/change-password";
+import { continueSignIn } from "@/server/services/sign-in/continue";
 
+/** Signs out: next-auth's signOut event ends the server-side session too (auth.ts). */
 export async function signOutAction() {
   await signOut({ redirectTo: "/login" });
 }
@@ -19,18 +26,15 @@ export interface PasswordState {
 }
 
 /**
- * Changes the signed-in user's password. That ends every session issued before (see resolve-session), so
- * this one is re-issued right away with the new password.
+ * Changes the signed-in user's password. Every session of theirs ends with it (services/sessions), this one
+ * included; this tab is signed in again at once, as a new session with a new cookie.
  */
 export async function changePasswordAction(_previous: PasswordState, form: FormData): Promise<PasswordState> {
   const user = await getDashboardSession();
   if (!user) return { error: "Your session has ended. Sign in again." };
   const runtime = await getRuntime();
-  const actor =
-    user.role === "staff"
-      ? ({ type: "staff", userId: user.id } as const)
-      : ({ type: "user", userId: user.id, merchantId: user.merchantId! } as const);
-  const ctx = createServiceContext(runtime, actor, newId("request"));
+  const requestHeaders = await headers();
+  const ctx = createServiceContext(runtime, actorOfSession(user), newId("request"), fromHeaders(requestHeaders, clientIpFromHeaders(requestHeaders, runtime.env.TRUSTED_PROXY_HOPS)));
   const newPassword = String(form.get("newPassword") ?? "");
   if (newPassword !== String(form.get("confirmPassword") ?? "")) {
     return { error: "The new passwords do not match.", fieldErrors: { confirmPassword: "does not match the new password" } };
@@ -44,7 +48,11 @@ export async function changePasswordAction(_previous: PasswordState, form: FormD
     }
     throw error;
   }
-  await signIn("credentials", { email: user.email, password: newPassword, redirect: false }).catch(() => undefined);
-  // A fresh navigation, so the page renders with the re-issued session cookie (not the request's old one).
+  // This process forgets the ended sessions at once; every other process within the cache's TTL.
+  forgetSessions(runtime, { userId: user.id });
+  // The password was just proven inside a live session: the new session needs no second factor again.
+  const { token } = await continueSignIn({ ctx });
+  await signIn("credentials", { token, method: "password", redirect: false }).catch(() => undefined);
+  // A fresh navigation, so the page renders with the new session's cookie (not the request's old one).
   redirect(`${user.role === "staff" ? "/dashboard/staff/account" : "/dashboard/settings"}?password=changed`);
 }

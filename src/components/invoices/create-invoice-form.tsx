@@ -1,6 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import Link from "next/link";
 import type { FormEvent } from "react";
 import { Field } from "@/components/ui/field";
@@ -10,7 +11,8 @@ import { useTRPC } from "@/lib/trpc/client";
 export function CreateInvoiceForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const create = useMutation(
+  // Once per submission: a double click, or the same values sent again, shows the invoice the first made.
+  const create = useSubmission(
     trpc.invoices.create.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }),
     }),
@@ -24,7 +26,7 @@ export function CreateInvoiceForm() {
     const form = new FormData(event.currentTarget);
     const value = (name: string) => String(form.get(name) ?? "").trim();
     const minutes = Number(value("expiresInMinutes") || "60");
-    create.mutate({
+    void create.submit({
       amount: value("amount"),
       currency: value("currency"),
       orderId: value("orderId") || undefined,
@@ -46,8 +48,8 @@ export function CreateInvoiceForm() {
       <Field id="invoice-description" name="description" label="Description" error={fieldErrors.description} />
       <Field id="invoice-return" name="returnUrl" label="Return URL" type="url" error={fieldErrors.returnUrl} />
       <div>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create invoice"}
+        <button type="submit" className="btn btn-primary" disabled={create.pending}>
+          {create.pending ? "Creating…" : "Create invoice"}
         </button>
       </div>
       {create.data ? (

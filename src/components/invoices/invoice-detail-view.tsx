@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { statusLabel } from "@/lib/statuses";
 import { PaymentHistory } from "@/components/payments/payment-history";
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { QueryView } from "@/components/ui/states";
@@ -58,7 +59,21 @@ export function InvoiceDetailView({ id }: { id: string }) {
               {details.payments.length === 0 ? (
                 <p className="muted">No payments attached. Record one with POST /api/v1/payment/confirm and this invoice&apos;s id as invoiceId.</p>
               ) : (
-                <PaymentsTable payments={details.payments} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments attached to this invoice" />
+                <>
+                  <PaymentsTable payments={details.payments} detailHref={(payment) => `/dashboard/payments/${payment.id}`} caption="Payments attached to this invoice" />
+                  <ul className="inline-list" aria-label="Refund a payment of this invoice">
+                    {details.payments
+                      .filter((payment) => payment.status === "confirmed")
+                      .map((payment) => (
+                        <li key={payment.id}>
+                          <Link className="btn btn-small" href={`/dashboard/payments/${payment.id}?refund=1`}>
+                            Refund {payment.externalId}
+                          </Link>{" "}
+                          <span className="muted">({statusLabel("paymentRefund", payment.refundStatus)})</span>
+                        </li>
+                      ))}
+                  </ul>
+                </>
               )}
             </section>
             <QueryView query={history} what="events">

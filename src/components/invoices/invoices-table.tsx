@@ -1,12 +1,13 @@
 import { formatMoney } from "@/lib/format-money";
-import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
-import { formatDate } from "@/components/ui/format";
 import { TableWrap } from "@/components/ui/table-wrap";
-import type { Invoice } from "@/server/services/invoices/schemas";
+import type { InvoiceView } from "./types";
+import { statusLabel } from "@/lib/statuses";
+import { LongValue } from "@/components/ui/long-value";
+import { When } from "@/components/ui/when";
 
 /** One page of invoices (filtering and paging happen on the server). */
-export function InvoicesTable({ invoices, detailHref, caption }: { invoices: Invoice[]; detailHref: (invoice: Invoice) => string; caption: string }) {
+export function InvoicesTable({ invoices, detailHref, caption }: { invoices: InvoiceView[]; detailHref: (invoice: InvoiceView) => string; caption: string }) {
   return (
     <TableWrap label={caption}>
       <table className="table">
@@ -18,7 +19,7 @@ export function InvoicesTable({ invoices, detailHref, caption }: { invoices: Inv
             <th scope="col" className="num">Amount</th>
             <th scope="col" className="num">Paid</th>
             <th scope="col">Status</th>
-            <th scope="col">Expires</th>
+            <th scope="col" className="col-spare">Expires</th>
             <th scope="col">Created</th>
           </tr>
         </thead>
@@ -26,19 +27,21 @@ export function InvoicesTable({ invoices, detailHref, caption }: { invoices: Inv
           {invoices.map((invoice) => (
             <tr key={invoice.id}>
               <td>
-                <Link href={detailHref(invoice)}>
-                  <code>{invoice.id}</code>
-                </Link>
+                <LongValue value={invoice.id} what="invoice id" href={detailHref(invoice)} code width={14} />
               </td>
-              <td>{invoice.orderId ?? "—"}</td>
+              <td>{invoice.orderId ? <LongValue value={invoice.orderId} what="order id" width={20} /> : "—"}</td>
               <td className="num">{formatMoney(invoice.amount, invoice.currency)}</td>
               <td className="num">{formatMoney(invoice.amountPaid, invoice.currency)}</td>
               <td>
-                <StatusBadge status={invoice.status} />
-                {invoice.statusDetail ? <small> {invoice.statusDetail}</small> : null}
+                <StatusBadge kind="invoice" status={invoice.status} />
+                {invoice.statusDetail ? <small className="muted"> {statusLabel("invoiceDetail", invoice.statusDetail)}</small> : null}
               </td>
-              <td>{formatDate(invoice.expiresAt)}</td>
-              <td>{formatDate(invoice.createdAt)}</td>
+              <td className="col-spare">
+                <When value={invoice.expiresAt} />
+              </td>
+              <td>
+                <When value={invoice.createdAt} />
+              </td>
             </tr>
           ))}
         </tbody>

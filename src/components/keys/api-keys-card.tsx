@@ -2,56 +2,90 @@
 
 import { TableWrap } from "@/components/ui/table-wrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
 import { SecretValue } from "@/components/ui/secret-value";
 import { QueryView } from "@/components/ui/states";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { useTRPC } from "@/lib/trpc/client";
+import { RESTRICTED_KEY_RESOURCES, SCOPE_LEVELS, type RestrictedKeyResource, type RestrictedKeyScopes, type ScopeLevel } from "@/lib/restricted-key-scopes";
 
 type Pending = { kind: "revoke" | "roll"; id: string } | null;
 
-/** API keys, live or test (docs/test-mode.md): create (shown once), roll with an overlap, revoke; when each was last used. */
+/** `merchant_profile` → "merchant profile". */
+const resourceLabel = (resource: RestrictedKeyResource) => resource.replaceAll("_", " ");
+
+/** A key's prefix: `sk_` (full access) or `rk_` (restricted), and its mode. */
+const prefixOf = (key: { mode: string; scopes: RestrictedKeyScopes | null }) => `${key.scopes ? "rk" : "sk"}_${key.mode === "test" ? "test" : "live"}_`;
+
+/** What a restricted key may touch, e.g. "payments: read, refunds: write"; a secret key has full access. */
+function scopesSummary(scopes: RestrictedKeyScopes | null): string {
+  if (!scopes) return "Full access";
+  const granted = RESTRICTED_KEY_RESOURCES.filter((resource) => scopes[resource] !== "none").map((resource) => `${resourceLabel(resource)}: ${scopes[resource]}`);
+  return granted.length ? granted.join(", ") : "Nothing (every resource none)";
+}
+
+/**
+ * API keys, live or test (docs/test-mode.md), secret (`sk_`, full access) or restricted (`rk_`, a level per resource:
+ * docs/team-and-security.md): create (shown once), roll with an overlap, revoke; when each was last used.
+ */
 export function ApiKeysCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [newKey, setNewKey] = useState<{ key: string; note: string } | null>(null);
   const [pending, setPending] = useState<Pending>(null);
+  const [restricted, setRestricted] = useState(false);
   const list = useQuery(trpc.apiKeys.list.queryOptions({ limit: 100 }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
-  const create = useMutation(
+  // A replay (the same submission again) has no key: it was shown to the first answer, which stays on screen.
+  const create = useSubmission(
     trpc.apiKeys.create.mutationOptions({
       onSuccess: async (result) => {
-        setNewKey({ key: result.key, note: "New API key created." });
+        if (result.key) setNewKey({ key: result.key, note: "New API key created." });
         await refresh();
       },
     }),
   );
-  const roll = useMutation(
+  const roll = useSubmission(
     trpc.apiKeys.roll.mutationOptions({
       onSuccess: async (result) => {
         setPending(null);
-        setNewKey({ key: result.key, note: "Key rolled: the old key keeps working for one hour." });
+        if (result.key) setNewKey({ key: result.key, note: "Key rolled: the old key keeps working for one hour." });
         await refresh();
       },
     }),
   );
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: async () => (setPending(null), await refresh()) }));
   const error = create.error ?? roll.error ?? revoke.error;
+  // A role that only reads keys sees them, and no button that would change them.
+  const writes = usePermissions().can("api_keys.write");
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "").trim();
     const mode = form.get("mode") === "test" ? "test" : "live";
-    setNewKey(null);
-    create.mutate({ name: name || null, mode });
+    const scopes = restricted
+      ? Object.fromEntries(RESTRICTED_KEY_RESOURCES.map((resource) => [resource, String(form.get(`scope-${resource}`) ?? "none") as ScopeLevel]))
+      : undefined;
+    void create.submit({ name: name || null, mode, ...(scopes ? { scopes } : {}) });
     event.currentTarget.reset();
+    setRestricted(false);
+  }
+
+  /** The key is stored: the next "Create key" is a new submission, even with the same name and mode. */
+  function done() {
+    setNewKey(null);
+    create.startOver();
+    roll.startOver();
   }
 
   return (
     <section className="card" aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">API keys</h2>
+      {writes ? (
       <form className="form-row" onSubmit={submit}>
         <div className="field">
           <label htmlFor="key-name">Name (optional)</label>
@@ -64,14 +98,42 @@ export function ApiKeysCard() {
             <option value="test">Test (sk_test_)</option>
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
+        <div className="field">
+          <label htmlFor="key-kind">Access</label>
+          <select id="key-kind" name="kind" value={restricted ? "restricted" : "secret"} onChange={(event) => setRestricted(event.target.value === "restricted")}>
+            <option value="secret">Full access (sk_)</option>
+            <option value="restricted">Restricted (rk_)</option>
+          </select>
+        </div>
+        {restricted ? (
+          <fieldset className="form-row" style={{ flexBasis: "100%" }}>
+            <legend>What the key may touch (write includes read; a restricted key never manages keys)</legend>
+            {RESTRICTED_KEY_RESOURCES.map((resource) => (
+              <div className="field" key={resource}>
+                <label htmlFor={`scope-${resource}`}>{resourceLabel(resource)}</label>
+                <select id={`scope-${resource}`} name={`scope-${resource}`} defaultValue="none">
+                  {SCOPE_LEVELS.map((level) => (
+                    <option key={level} value={level}>
+                      {level}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ))}
+          </fieldset>
+        ) : null}
+        <button type="submit" className="btn btn-primary" disabled={create.pending}>
+          {create.pending ? "Creating…" : "Create key"}
         </button>
       </form>
+      ) : null}
       {newKey ? (
         <div className="alert alert-warning" role="status" style={{ margin: "0.75rem 0" }}>
           <p style={{ marginTop: 0 }}>{newKey.note} Store it now: it is shown only this once.</p>
           <SecretValue label="New API key" value={newKey.key} shownAtFirst />
+          <button type="button" className="btn btn-small" onClick={done} style={{ marginTop: "0.5rem" }}>
+            Done: I have stored it
+          </button>
         </div>
       ) : null}
       {error ? (
@@ -88,6 +150,7 @@ export function ApiKeysCard() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
+                  <th scope="col">Access</th>
                   <th scope="col">Status</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Created</th>
@@ -102,24 +165,26 @@ export function ApiKeysCard() {
                     <td>{key.name ?? "—"}</td>
                     <td>
                       <code>
-                        {key.mode === "test" ? "sk_test_" : "sk_live_"}
+                        {prefixOf(key)}
                         {key.hint}
                       </code>
                     </td>
+                    <td>{scopesSummary(key.scopes)}</td>
                     <td>
-                      <StatusBadge status={key.status} />
+                      <StatusBadge kind="apiKey" status={key.status} />
                       {key.status === "expiring" ? <span className="muted"> until {formatDate(key.expiresAt)}</span> : null}
                     </td>
                     <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}</td>
                     <td>{formatDate(key.createdAt)}</td>
                     <td>
-                      {key.status !== "active" ? null : pending?.id === key.id ? (
+                      {key.status !== "active" || !writes ? null : pending?.id === key.id ? (
                         <span className="form-row">
                           <span>{pending.kind === "roll" ? "Roll this key?" : "Revoke now? Calls with it fail at once."}</span>
                           <button
                             type="button"
                             className={pending.kind === "roll" ? "btn btn-small btn-primary" : "btn btn-small btn-danger"}
-                            onClick={() => (pending.kind === "roll" ? roll.mutate({ id: key.id, overlapSeconds: 3600 }) : revoke.mutate({ id: key.id }))}
+                            disabled={roll.pending || revoke.isPending}
+                            onClick={() => (pending.kind === "roll" ? void roll.submit({ id: key.id, overlapSeconds: 3600 }) : revoke.mutate({ id: key.id }))}
                           >
                             Yes, {pending.kind}
                           </button>

@@ -2,6 +2,7 @@
 
 import { TableWrap } from "@/components/ui/table-wrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
@@ -15,7 +16,7 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
   const [published, setPublished] = useState<string | null>(null);
   const list = useQuery(trpc.publishedKeys.list.queryOptions({ limit: 50 }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.publishedKeys.pathKey() });
-  const publish = useMutation(
+  const publish = useSubmission(
     trpc.publishedKeys.publish.mutationOptions({
       onSuccess: async (result) => {
         setPublished(`Published ${result.data.map((key) => key.kid).join(", ")}.`);
@@ -43,7 +44,7 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
         return;
       }
     } else entry = { pem: text };
-    publish.mutate({ keys: [{ ...entry, use, kid, label }] });
+    void publish.submit({ keys: [{ ...entry, use, kid, label }] });
   }
 
   return (
@@ -74,8 +75,8 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
             <label htmlFor="pk-label">Label (optional)</label>
             <input id="pk-label" name="label" />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={publish.isPending}>
-            {publish.isPending ? "Publishing…" : "Publish"}
+          <button type="submit" className="btn btn-primary" disabled={publish.pending}>
+            {publish.pending ? "Publishing…" : "Publish"}
           </button>
         </div>
         {published ? <p role="status">{published}</p> : null}
@@ -116,7 +117,7 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
                     </td>
                     <td>{key.label ?? "—"}</td>
                     <td>
-                      <StatusBadge status={key.status} />
+                      <StatusBadge kind="publishedKey" status={key.status} />
                     </td>
                     <td>{formatDate(key.createdAt)}</td>
                     <td>

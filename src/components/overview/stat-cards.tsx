@@ -11,7 +11,7 @@ export type PaymentsLink = (filters: { status?: string; currency?: string }) => 
 
 /** Each card opens what it counts: the payments behind a figure, or the failed deliveries behind the rate. */
 export function StatCards({ stats, paymentsLink, webhooksHref }: { stats: Stats; paymentsLink?: PaymentsLink; webhooksHref?: string }) {
-  const { payments, webhooks, volume } = stats;
+  const { payments, webhooks, volume, netVolume, refunds } = stats;
   const card = (label: string, value: number, status?: string) => (
     <div className="stat" key={label}>
       <dt>{paymentsLink ? <Link href={paymentsLink({ status })}>{label}</Link> : label}</dt>
@@ -54,6 +54,25 @@ export function StatCards({ stats, paymentsLink, webhooksHref }: { stats: Stats;
             ))}
           </dl>
         )}
+        {refunds.length > 0 ? (
+          <>
+            <h3 id="net-volume-heading">Net of refunds</h3>
+            <dl className="stat-grid" style={{ marginBottom: 0 }} aria-labelledby="net-volume-heading">
+              {netVolume.map((item) => {
+                const refunded = refunds.find((entry) => entry.currency === item.currency);
+                return (
+                  <div className="stat" key={item.currency} data-testid={`net-volume-${item.currency}`}>
+                    <dt>{item.currency}</dt>
+                    <dd>
+                      {formatMoney(item.amount, item.currency)}
+                      <small>{refunded ? `${formatMoney(refunded.amount, item.currency)} refunded (${refunded.count})` : "no refunds"}</small>
+                    </dd>
+                  </div>
+                );
+              })}
+            </dl>
+          </>
+        ) : null}
       </section>
     </>
   );

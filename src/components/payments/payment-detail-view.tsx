@@ -2,13 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { PaymentRefunds } from "@/components/refunds/payment-refunds";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { PaymentDetails } from "./payment-details";
 import { PaymentHistory } from "./payment-history";
 import { ReconcileForm } from "./reconcile-form";
 
-export function PaymentDetailView({ id }: { id: string }) {
+/** `refundNow` (the invoice page's Refund link, `?refund=1`) opens the refund form at once. */
+export function PaymentDetailView({ id, refundNow = false }: { id: string; refundNow?: boolean }) {
   const trpc = useTRPC();
   const payment = useQuery(trpc.payments.get.queryOptions({ id }, { retry: false }));
   const reconciliation = useQuery(trpc.payments.reconciliation.queryOptions({ id }, { enabled: payment.isSuccess }));
@@ -27,6 +29,7 @@ export function PaymentDetailView({ id }: { id: string }) {
         {(details) => (
           <>
             <PaymentDetails payment={{ ...details, reconciliationNote: reconciliation.data?.note ?? null, reconciledBy: reconciliation.data?.reconciledBy ?? null }} />
+            <PaymentRefunds payment={details} startOpen={refundNow} />
             <ReconcileForm paymentId={details.id} reconciled={details.reconciledAt !== null} as="merchant" />
             <QueryView query={history} what="events">
               {(events) => <PaymentHistory events={events.data} deliveryHref={(deliveryId) => `/dashboard/webhooks/deliveries/${deliveryId}`} />}

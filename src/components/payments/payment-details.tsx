@@ -1,4 +1,5 @@
 import { formatMoney } from "@/lib/format-money";
+import { statusLabel } from "@/lib/statuses";
 import { StatusBadge } from "@/components/ui/badge";
 import { DetailsList, MetadataBlock } from "@/components/ui/details-list";
 import { formatDateTime } from "@/components/ui/format";
@@ -10,7 +11,8 @@ export function PaymentDetails({ payment }: { payment: PaymentView }) {
     ["Payment id", <code key="id">{payment.id}</code>],
     ["External id", payment.externalId],
     ["Amount", formatMoney(payment.amount, payment.currency)],
-    ["Status", <StatusBadge key="s" status={payment.status} />],
+    ["Status", <StatusBadge key="s" kind="payment" status={payment.status} />],
+    ["Refunded", `${formatMoney(payment.amountRefunded, payment.currency)} (${statusLabel("paymentRefund", payment.refundStatus)})`],
     ["Reference", payment.reference ?? "—"],
     ["Invoice", payment.invoiceId ?? "—"],
     ["Method", payment.method ?? "—"],

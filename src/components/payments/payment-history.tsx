@@ -1,13 +1,7 @@
 import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatDateTime } from "@/components/ui/format";
-
-export interface SubjectEvent {
-  id: string;
-  type: string;
-  createdAt: string;
-  deliveries: { id: string; status: string; url: string; attemptCount: number; lastStatusCode: number | null; lastError: string | null }[];
-}
+import type { SubjectEvent } from "./types";
 
 /** A payment's or invoice's events, oldest first, each with the webhook deliveries that carry it. */
 export function PaymentHistory({ events, deliveryHref }: { events: SubjectEvent[]; deliveryHref?: (id: string) => string }) {
@@ -29,7 +23,7 @@ export function PaymentHistory({ events, deliveryHref }: { events: SubjectEvent[
                 <ul>
                   {event.deliveries.map((delivery) => (
                     <li key={delivery.id}>
-                      <StatusBadge status={delivery.status} />{" "}
+                      <StatusBadge kind="delivery" status={delivery.status} />{" "}
                       {deliveryHref ? <Link href={deliveryHref(delivery.id)}>{delivery.id}</Link> : <code>{delivery.id}</code>} to{" "}
                       <code>{delivery.url}</code>, {delivery.attemptCount} attempt{delivery.attemptCount === 1 ? "" : "s"}
                       {delivery.lastStatusCode ? `, last answer ${delivery.lastStatusCode}` : ""}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 
@@ -17,11 +18,13 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
     await queryClient.invalidateQueries({ queryKey: trpc.payments.pathKey() });
   };
   const marked = { onSuccess: () => onSuccess("Marked reconciled.") };
-  const cleared = { onSuccess: () => onSuccess("Reconciliation cleared.") };
-  // Both pairs exist (hooks are not called conditionally); `as` picks the one this reader may use.
-  const staffMark = useMutation(trpc.payments.staff.markReconciled.mutationOptions(marked));
+  // After a clear, marking again (even with the same note) is a new submission, not the first one's replay.
+  const cleared = { onSuccess: () => (staffMark.startOver(), ownMark.startOver(), onSuccess("Reconciliation cleared.")) };
+  // Both pairs exist (hooks are not called conditionally); `as` picks the one this reader may use. Marking goes
+  // once per submission (a double click marks once).
+  const staffMark = useSubmission(trpc.payments.staff.markReconciled.mutationOptions(marked));
   const staffClear = useMutation(trpc.payments.staff.clearReconciliation.mutationOptions(cleared));
-  const ownMark = useMutation(trpc.payments.markReconciled.mutationOptions(marked));
+  const ownMark = useSubmission(trpc.payments.markReconciled.mutationOptions(marked));
   const ownClear = useMutation(trpc.payments.clearReconciliation.mutationOptions(cleared));
   const [mark, clear] = as === "staff" ? [staffMark, staffClear] : [ownMark, ownClear];
   const error = mark.error ?? clear.error;
@@ -29,7 +32,7 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setMessage(null);
-    mark.mutate({ paymentId, note: String(new FormData(event.currentTarget).get("note") ?? "").trim() });
+    void mark.submit({ paymentId, note: String(new FormData(event.currentTarget).get("note") ?? "").trim() });
   }
 
   return (
@@ -45,8 +48,8 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
           </p>
         </div>
         <div className="form-row">
-          <button type="submit" className="btn btn-primary" disabled={mark.isPending}>
-            {mark.isPending ? "Saving…" : reconciled ? "Update note and mark reconciled" : "Mark reconciled"}
+          <button type="submit" className="btn btn-primary" disabled={mark.pending}>
+            {mark.pending ? "Saving…" : reconciled ? "Update note and mark reconciled" : "Mark reconciled"}
           </button>
           {reconciled ? (
             <button type="button" className="btn btn-danger" disabled={clear.isPending} onClick={() => clear.mutate({ paymentId })}>

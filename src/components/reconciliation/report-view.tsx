@@ -1,11 +1,19 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, type UseMutationOptions } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { TableWrap } from "@/components/ui/table-wrap";
+import { LongValue } from "@/components/ui/long-value";
 import { LINE_STATUSES, useReconciliationApi, type LineStatus } from "./use-reconciliation";
+import type { LineView } from "./types";
+import { StatusBadge, StatusOptions } from "@/components/ui/badge";
+import { statusLabel } from "@/lib/statuses";
+
+/** The merchant's or staff's procedure (use-reconciliation.ts), submitted once per form submission. */
+type Submitting<TOutput> = UseMutationOptions<TOutput, Error, { idempotencyKey: string; input: Record<string, unknown> }>;
 
 /** One report: its summary, its lines by status a page at a time, resolving one or all matched, export. */
 export function ReportView({ merchantId, id }: { merchantId?: string; id: string }) {
@@ -15,19 +23,19 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
   const cursor = cursors.at(-1);
   const report = useQuery({ ...api.get({ id, status, cursor }), placeholderData: keepPreviousData });
   const [message, setMessage] = useState<string | null>(null);
-  const resolveMatched = useMutation({
+  const resolveMatched = useSubmission({
     ...api.resolveMatched(),
     onSuccess: async (result: { resolved: number }) => {
       setMessage(`${result.resolved} matched payment(s) marked reconciled.`);
       await api.invalidate();
     },
-  });
+  } as Submitting<{ resolved: number }>);
 
   function bulk(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setMessage(null);
     const note = String(new FormData(event.currentTarget).get("note") ?? "").trim();
-    resolveMatched.mutate({ ...api.scope, id, note } as never);
+    void resolveMatched.submit({ ...api.scope, id, note });
   }
 
   return (
@@ -48,7 +56,7 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
             <dl className="details" aria-label="Summary">
               {LINE_STATUSES.map((name) => (
                 <div key={name}>
-                  <dt>{name}</dt>
+                  <dt>{statusLabel("reconciliationLine", name)}</dt>
                   <dd data-testid={`summary-${name}`}>{data.summary[name]}</dd>
                 </div>
               ))}
@@ -58,7 +66,7 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
                 <label htmlFor="bulk-note">Note for all matched lines</label>
                 <input id="bulk-note" name="note" required maxLength={2000} />
               </div>
-              <button type="submit" className="btn btn-primary" disabled={resolveMatched.isPending}>
+              <button type="submit" className="btn btn-primary" disabled={resolveMatched.pending}>
                 Mark all matched reconciled
               </button>
             </form>
@@ -75,11 +83,7 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
                 }}
               >
                 <option value="">all lines</option>
-                {LINE_STATUSES.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
+                <StatusOptions kind="reconciliationLine" />
               </select>
             </div>
             <LinesTable merchantId={merchantId} id={id} lines={data.lines} />
@@ -102,76 +106,73 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
   );
 }
 
-interface Line {
-  position: number;
-  lineNumber: number | null;
-  status: string;
-  reason: string | null;
-  externalId: string | null;
-  reference: string | null;
-  fileAmount: string | null;
-  ledgerAmount: string | null;
-  currency: string | null;
-  paymentId: string | null;
-  resolvedAt: string | null;
-  resolutionNote: string | null;
-}
-
-function LinesTable({ merchantId, id, lines }: { merchantId?: string; id: string; lines: Line[] }) {
+function LinesTable({ merchantId, id: reportId, lines }: { merchantId?: string; id: string; lines: LineView[] }) {
   return (
     <TableWrap label="Report lines">
       <table className="table">
         <caption className="visually-hidden">Report lines</caption>
         <thead>
           <tr>
-            <th scope="col">Line</th>
+            <th scope="col" className="num">Line</th>
             <th scope="col">Status</th>
             <th scope="col">External id / reference</th>
-            <th scope="col">File amount</th>
-            <th scope="col">Ledger amount</th>
+            <th scope="col" className="num">File amount</th>
+            <th scope="col" className="num">Ledger amount</th>
             <th scope="col">Currency</th>
             <th scope="col">Resolution</th>
           </tr>
         </thead>
         <tbody>
-          {lines.map((line) => (
-            <tr key={line.position} data-status={line.status}>
-              <td>{line.lineNumber ?? "—"}</td>
-              <td>
-                <span className={`badge badge-${line.status}`}>{line.status}</span>
-                {line.reason ? <div className="field-hint">{line.reason}</div> : null}
-              </td>
-              <td>{line.externalId ?? line.reference ?? "—"}</td>
-              <td>{line.fileAmount ?? "—"}</td>
-              <td>{line.ledgerAmount ?? "—"}</td>
-              <td>{line.currency ?? "—"}</td>
-              <td>{line.resolvedAt ? line.resolutionNote : line.paymentId ? <ResolveLine merchantId={merchantId} id={id} position={line.position} /> : "—"}</td>
-            </tr>
-          ))}
+          {lines.map((line) => {
+            const id = line.externalId ?? line.reference;
+            return (
+              <tr key={line.position} data-status={line.status}>
+                <td className="num">{line.lineNumber ?? "—"}</td>
+                <td className="wrap">
+                  <StatusBadge kind="reconciliationLine" status={line.status} />
+                  {line.reason ? <div className="field-hint">{line.reason}</div> : null}
+                </td>
+                <td>{id ? <LongValue value={id} what={line.externalId ? "external id" : "reference"} width={22} /> : "—"}</td>
+                <td className="num">{line.fileAmount ?? "—"}</td>
+                <td className="num">{line.ledgerAmount ?? "—"}</td>
+                <td>{line.currency ?? "—"}</td>
+                <td>
+                  {line.resolvedAt ? (
+                    <LongValue value={line.resolutionNote ?? ""} what="note" width={24} />
+                  ) : line.paymentId ? (
+                    <ResolveLine merchantId={merchantId} id={id ?? ""} reportId={reportId} position={line.position} />
+                  ) : (
+                    "—"
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </TableWrap>
   );
 }
 
-function ResolveLine({ merchantId, id, position }: { merchantId?: string; id: string; position: number }) {
+/** A note and Resolve, in one line of the table: the input is as wide as the column allows. */
+function ResolveLine({ merchantId, id, reportId, position }: { merchantId?: string; id: string; reportId: string; position: number }) {
   const api = useReconciliationApi(merchantId);
-  const resolve = useMutation({ ...api.resolveLine(), onSuccess: () => api.invalidate() });
+  const resolve = useSubmission({ ...api.resolveLine(), onSuccess: () => api.invalidate() } as Submitting<unknown>);
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const note = String(new FormData(event.currentTarget).get("note") ?? "").trim();
-    resolve.mutate({ ...api.scope, id, position, note } as never);
+    void resolve.submit({ ...api.scope, id: reportId, position, note });
   }
   return (
-    <form className="form-row" onSubmit={submit}>
+    <form className="resolve-line" onSubmit={submit}>
       <label className="visually-hidden" htmlFor={`note-${position}`}>
-        Note for line {position}
+        Note for line {position}{id ? ` (${id})` : ""}
       </label>
-      <input id={`note-${position}`} name="note" required maxLength={2000} placeholder="Note" />
-      <button type="submit" className="btn btn-small" disabled={resolve.isPending}>
+      <input id={`note-${position}`} name="note" required maxLength={2000} placeholder="Note" size={12} />
+      <button type="submit" className="btn btn-small" disabled={resolve.pending}>
         Resolve
       </button>
-      {resolve.error ? <span role="alert">{resolve.error.message}</span> : null}
+      {resolve.error ? <span role="alert" className="field-error">{resolve.error.message}</span> : null}
     </form>
   );
 }

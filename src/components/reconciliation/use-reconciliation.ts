@@ -2,6 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc/client";
+import type { StatusOf } from "@/lib/statuses";
 
 /**
  * The reconciliation procedures for whoever is signed in: a merchant's own (no `merchantId`), or support
@@ -32,6 +33,6 @@ export function useReconciliationApi(merchantId: string | undefined) {
   };
 }
 
-export const LINE_STATUSES = ["matched", "mismatched", "missingInLedger", "missingInFile", "malformed"] as const;
-export type LineStatus = (typeof LINE_STATUSES)[number];
-export const FIELDS = ["externalId", "reference", "amount", "currency", "settledAt", "fee"] as const;
+export { reconciliationLineStatuses as LINE_STATUSES } from "@/lib/statuses";
+export type LineStatus = StatusOf<"reconciliationLine">;
+export { SETTLEMENT_FIELDS as FIELDS } from "@/lib/settlement-file";

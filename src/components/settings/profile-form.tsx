@@ -35,8 +35,8 @@ export function ProfileForm() {
     update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null, paymentInstructions: instructions || null });
   }
 
-  if (profile.isPending) return <Loading what="your profile" />;
-  if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" />;
+  if (profile.isPending) return <Loading what="your profile" retry={profile.refetch} />;
+  if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" retry={profile.refetch} />;
   return (
     <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
@@ -51,7 +51,7 @@ export function ProfileForm() {
       <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
       <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
       <div className="field">
-        <label htmlFor="profile-instructions">Payment instructions</label>
+        <label htmlFor="profile-instructions">Note for payers</label>
         <textarea
           id="profile-instructions"
           name="paymentInstructions"
@@ -62,7 +62,7 @@ export function ProfileForm() {
           aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
         />
         <p id="profile-instructions-hint" className="field-hint">
-          Shown to payers on every invoice&apos;s checkout page (bank details, a wallet address). Plain text.
+          Shown on every open invoice&apos;s checkout page under your payment methods: another way to pay, or whom to ask. Plain text.
         </p>
         {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
       </div>

@@ -1,32 +1,17 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOutAction } from "@/app/dashboard/actions";
-import type { SessionUser } from "@/server/auth/session";
-import { NavLinks, type NavItem } from "./nav-links";
+import { homeOf, navigationOf } from "@/server/auth/dashboard-routes";
+import type { Role } from "@/server/auth/permissions";
+import { MerchantSwitcher } from "./merchant-switcher";
+import { NavLinks } from "./nav-links";
+import { ReplicaLagNotice } from "./replica-lag-notice";
 import { TestModeSwitch } from "./test-mode-switch";
 
-const MERCHANT_NAV: NavItem[] = [
-  { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/invoices", label: "Invoices" },
-  { href: "/dashboard/payments", label: "Payments" },
-  { href: "/dashboard/reconciliation", label: "Reconciliation" },
-  { href: "/dashboard/webhooks", label: "Webhooks" },
-  { href: "/dashboard/keys", label: "Keys" },
-  { href: "/dashboard/settings", label: "Settings" },
-];
-
-const STAFF_NAV: NavItem[] = [
-  { href: "/dashboard/staff", label: "Payment search" },
-  { href: "/dashboard/staff/merchants", label: "Merchants" },
-  { href: "/dashboard/staff/audit", label: "Audit log" },
-  { href: "/dashboard/staff/system", label: "System" },
-  { href: "/dashboard/staff/account", label: "Account" },
-];
-
 /** `testMode`: the merchant's test-mode switch is on (docs/test-mode.md); staff always see live data. */
-export function DashboardShell({ user, testMode, children }: { user: SessionUser; testMode: boolean; children: ReactNode }) {
+export function DashboardShell({ user, testMode, children }: { user: { email: string; role: "merchant" | "staff"; access: Role }; testMode: boolean; children: ReactNode }) {
   const staff = user.role === "staff";
-  const root = staff ? "/dashboard/staff" : "/dashboard";
+  const root = homeOf(user.access);
   const showTestMode = !staff && testMode;
   return (
     <div className={`shell${showTestMode ? " shell-test-mode" : ""}`}>
@@ -38,7 +23,8 @@ export function DashboardShell({ user, testMode, children }: { user: SessionUser
           <Link className="shell-brand" href={root}>
             Merchant Payments{staff ? " · Support" : ""}
           </Link>
-          <NavLinks items={staff ? STAFF_NAV : MERCHANT_NAV} root={root} />
+          <NavLinks items={navigationOf(user.access)} root={root} />
+          {staff ? null : <MerchantSwitcher />}
           {staff ? null : <TestModeSwitch testMode={testMode} />}
           <div className="shell-user">
             <span>
@@ -57,6 +43,7 @@ export function DashboardShell({ user, testMode, children }: { user: SessionUser
             in live statistics, webhooks to test endpoints only.
           </p>
         ) : null}
+        <ReplicaLagNotice />
       </header>
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}

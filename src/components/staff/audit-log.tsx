@@ -1,11 +1,12 @@
 "use client";
 
 import { TableWrap } from "@/components/ui/table-wrap";
+import { AuditClient, AuditDetails, AuditTarget } from "@/components/audit/audit-cells";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/states";
-import { formatDateTime } from "@/components/ui/format";
+import { When } from "@/components/ui/when";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { MerchantName, UserName, useStaffNames } from "./staff-names";
@@ -62,34 +63,37 @@ export function AuditLog({ initialMerchantId }: { initialMerchantId?: string }) 
                     <th scope="col">Merchant</th>
                     <th scope="col">Target</th>
                     <th scope="col">Details</th>
+                    <th scope="col">From</th>
                   </tr>
                 </thead>
                 <tbody>
                   {page.data.map((entry) => (
                     <tr key={entry.id}>
-                      <td>{formatDateTime(entry.createdAt)}</td>
                       <td>
-                        {entry.actorId && (entry.actorType === "staff" || entry.actorType === "user") ? (
-                          <>
-                            <UserName id={entry.actorId} names={names} /> <span className="muted">({entry.actorType})</span>
-                          </>
-                        ) : (
-                          <>
-                            {entry.actorType}
-                            {entry.actorId ? <code> {entry.actorId}</code> : null}
-                          </>
-                        )}
+                        <When value={entry.createdAt} seconds />
                       </td>
                       <td>
+                        <span className="who">
+                          {entry.actorId && (entry.actorType === "staff" || entry.actorType === "user") ? (
+                            <UserName id={entry.actorId} names={names} />
+                          ) : entry.actorId ? (
+                            <code title={entry.actorId}>{entry.actorId}</code>
+                          ) : null}
+                          <small className="muted">{entry.actorType}</small>
+                        </span>
+                      </td>
+                      <td className="wrap">
                         <code>{entry.action}</code>
                       </td>
                       <td>{entry.merchantId ? <MerchantName id={entry.merchantId} names={names} /> : "—"}</td>
                       <td>
-                        {entry.targetType}
-                        {entry.targetId ? <code> {entry.targetId}</code> : null}
+                        <AuditTarget entry={entry} width={16} />
                       </td>
-                      <td style={{ whiteSpace: "normal", minWidth: "12rem" }}>
-                        {entry.details ? <code>{JSON.stringify(entry.details)}</code> : "—"}
+                      <td>
+                        <AuditDetails entry={entry} width={30} />
+                      </td>
+                      <td>
+                        <AuditClient entry={entry} />
                       </td>
                     </tr>
                   ))}

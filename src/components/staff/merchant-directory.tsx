@@ -1,16 +1,16 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { Suspense, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
-import { formatDate } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/states";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useUrlParams } from "@/components/ui/use-url-params";
 import { useTRPC } from "@/lib/trpc/client";
+import { LongValue } from "@/components/ui/long-value";
+import { When } from "@/components/ui/when";
 
 /** The merchant directory: find a merchant by part of their name, email or id (`?q=` in the URL). */
 function MerchantDirectoryContent() {
@@ -51,7 +51,7 @@ function MerchantDirectoryContent() {
                     <th scope="col">Name</th>
                     <th scope="col">Email</th>
                     <th scope="col">Status</th>
-                    <th scope="col">Website</th>
+                    <th scope="col" className="col-spare">Website</th>
                     <th scope="col">Signed up</th>
                   </tr>
                 </thead>
@@ -59,14 +59,18 @@ function MerchantDirectoryContent() {
                   {page.data.map((merchant) => (
                     <tr key={merchant.id}>
                       <td>
-                        <Link href={`/dashboard/staff/merchants/${merchant.id}`}>{merchant.name}</Link>
+                        <LongValue value={merchant.name} what="merchant name" href={`/dashboard/staff/merchants/${merchant.id}`} width={28} />
                       </td>
-                      <td>{merchant.email}</td>
                       <td>
-                        <StatusBadge status={merchant.status} />
+                        <LongValue value={merchant.email} what="email" width={28} />
                       </td>
-                      <td>{merchant.website ?? "—"}</td>
-                      <td>{formatDate(merchant.createdAt)}</td>
+                      <td>
+                        <StatusBadge kind="merchant" status={merchant.status} />
+                      </td>
+                      <td className="col-spare">{merchant.website ? <LongValue value={merchant.website} what="website" width={24} /> : "—"}</td>
+                      <td>
+                        <When value={merchant.createdAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

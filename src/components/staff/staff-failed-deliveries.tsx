@@ -1,6 +1,7 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState } from "react";
 import { DeliveriesTable } from "@/components/webhooks/deliveries-table";
 import { QueryView } from "@/components/ui/states";
@@ -13,7 +14,7 @@ export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const query = useQuery(trpc.staff.failedDeliveries.queryOptions({ merchantId, limit: 50 }));
-  const retry = useMutation(
+  const retry = useSubmission(
     trpc.webhooks.staffRetry.mutationOptions({
       onSuccess: async (delivery) => {
         setNotice(`Delivery ${delivery.id} is queued for another attempt now.`);
@@ -29,8 +30,8 @@ export function StaffFailedDeliveries({ merchantId }: { merchantId: string }) {
         {(page) => (
           <DeliveriesTable
             deliveries={page.data}
-            onRetry={(id) => retry.mutate({ merchantId, id })}
-            retrying={retry.isPending ? retry.variables?.id : null}
+            onRetry={(id) => void retry.submit({ merchantId, id })}
+            retrying={retry.pending ? retry.variables?.input.id : null}
             caption="Failed webhook deliveries of this merchant"
           />
         )}

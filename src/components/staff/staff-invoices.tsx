@@ -1,11 +1,13 @@
 "use client";
 
 import { formatMoney } from "@/lib/format-money";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { InvoicesTable } from "@/components/invoices/invoices-table";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { statusLabel, type StatusOf } from "@/lib/statuses";
 
 /**
  * A merchant's latest invoices for support staff, and the two things staff may do to one: mark it paid (money
@@ -17,13 +19,15 @@ export function StaffInvoices({ merchantId }: { merchantId: string }) {
   const invoices = useQuery(trpc.invoices.staff.list.queryOptions({ merchantId, limit: 20 }));
   const [done, setDone] = useState<string | null>(null);
   const options = {
-    onSuccess: async (invoice: { id: string; status: string }) => {
-      setDone(`Invoice ${invoice.id} is now ${invoice.status}.`);
+    onSuccess: async (invoice: { id: string; status: StatusOf<"invoice"> }) => {
+      setDone(`Invoice ${invoice.id} is now ${statusLabel("invoice", invoice.status)}.`);
       await queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
     },
   };
-  const markPaid = useMutation(trpc.invoices.staff.markPaid.mutationOptions(options));
-  const markVoid = useMutation(trpc.invoices.staff.markVoid.mutationOptions(options));
+  // Once per submission: a double click marks once and shows what the first did, not "invalid transition".
+  const markPaid = useSubmission(trpc.invoices.staff.markPaid.mutationOptions(options));
+  const markVoid = useSubmission(trpc.invoices.staff.markVoid.mutationOptions(options));
+  const pending = markPaid.pending || markVoid.pending;
   const error = markPaid.error ?? markVoid.error;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -32,8 +36,9 @@ export function StaffInvoices({ merchantId }: { merchantId: string }) {
     const form = new FormData(event.currentTarget);
     const input = { merchantId, invoiceId: String(form.get("invoiceId") ?? ""), reason: String(form.get("reason") ?? "").trim() };
     const action = (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value");
-    if (action === "void") markVoid.mutate(input);
-    else markPaid.mutate(input);
+    if (pending) return;
+    if (action === "void") void markVoid.submit(input);
+    else void markPaid.submit(input);
   }
 
   return (
@@ -53,7 +58,7 @@ export function StaffInvoices({ merchantId }: { merchantId: string }) {
                     <select id="staff-invoice-id" name="invoiceId" required>
                       {markable.map((invoice) => (
                         <option key={invoice.id} value={invoice.id}>
-                          {invoice.id} · {formatMoney(invoice.amount, invoice.currency)} · {invoice.status}
+                          {invoice.id} · {formatMoney(invoice.amount, invoice.currency)} · {statusLabel("invoice", invoice.status)}
                         </option>
                       ))}
                     </select>
@@ -63,10 +68,10 @@ export function StaffInvoices({ merchantId }: { merchantId: string }) {
                     <textarea id="staff-invoice-reason" name="reason" rows={2} required maxLength={2000} />
                   </div>
                   <div className="form-row">
-                    <button type="submit" className="btn btn-primary" value="paid" disabled={markPaid.isPending}>
+                    <button type="submit" className="btn btn-primary" value="paid" disabled={pending}>
                       Mark paid
                     </button>
-                    <button type="submit" className="btn" value="void" disabled={markVoid.isPending}>
+                    <button type="submit" className="btn" value="void" disabled={pending}>
                       Void
                     </button>
                   </div>

@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { PaymentDetails } from "@/components/payments/payment-details";
 import { ReconcileForm } from "@/components/payments/reconcile-form";
+import { RefundForm } from "@/components/refunds/refund-form";
+import { remainingDecimal } from "@/lib/money";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { MerchantName, useStaffNames } from "./staff-names";
@@ -31,6 +33,13 @@ export function StaffPayment({ id }: { id: string }) {
             </p>
             <PaymentDetails payment={{ ...payment, reconciledBy: payment.reconciledBy ? (names.user(payment.reconciledBy)?.email ?? payment.reconciledBy) : null }} />
             <ReconcileForm paymentId={payment.id} reconciled={payment.reconciledAt !== null} as="staff" />
+            {payment.status === "confirmed" ? (
+              <section className="card" aria-labelledby="staff-refund-heading">
+                <h2 id="staff-refund-heading">Refund for the merchant</h2>
+                <p className="muted">Records a refund on the merchant&apos;s behalf, with a required note; written to the audit log.</p>
+                <RefundForm payment={payment} refundable={remainingDecimal(payment.amount, payment.amountRefunded)} as="staff" merchantId={payment.merchantId} />
+              </section>
+            ) : null}
           </>
         )}
       </QueryView>

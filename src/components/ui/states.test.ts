@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { QueryView } from "./states";
 
 type Page = { data: string[] };
-const render = (query: { isPending: boolean; isError: boolean; error: unknown; data: Page | undefined }, empty?: string) =>
+const render = (query: { isPending: boolean; isError: boolean; error: unknown; data: Page | undefined; refetch?: () => unknown }, empty?: string) =>
   renderToStaticMarkup(createElement(QueryView<Page>, { query, what: "payments", empty, children: (page: Page) => `items: ${page.data.join(",")}` }));
 
 describe("QueryView", () => {
@@ -26,5 +26,11 @@ describe("QueryView", () => {
 
   it("hands an empty page to its children when no empty text is given", () => {
     expect(render({ isPending: false, isError: false, error: null, data: { data: [] } })).toBe("items: ");
+  });
+
+  it("offers Try again on an error when the query can be fetched again, and only then", () => {
+    const error = new Error("Too many requests");
+    expect(render({ isPending: false, isError: true, error, data: undefined, refetch: () => undefined })).toContain(">Try again</button>");
+    expect(render({ isPending: false, isError: true, error, data: undefined })).not.toContain("Try again");
   });
 });

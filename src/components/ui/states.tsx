@@ -1,9 +1,29 @@
-import type { ReactNode } from "react";
+"use client";
 
-export function Loading({ what }: { what: string }) {
+import { useEffect, useState, type ReactNode } from "react";
+
+/** After this long, a load that has not finished offers to start again (a stalled request never ends on its own). */
+const SLOW_MS = 8_000;
+
+export function Loading({ what, retry }: { what: string; retry?: () => unknown }) {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    if (!retry) return;
+    const timer = setTimeout(() => setSlow(true), SLOW_MS);
+    return () => clearTimeout(timer);
+  }, [retry]);
   return (
     <p className="state" role="status">
       Loading {what}…
+      {slow && retry ? (
+        <>
+          {" "}
+          Still waiting.{" "}
+          <button type="button" className="btn btn-small" onClick={() => retry()}>
+            Try again
+          </button>
+        </>
+      ) : null}
     </p>
   );
 }
@@ -12,19 +32,28 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="state">{children}</p>;
 }
 
-/** An error in words: the server's message when it has one, otherwise a plain sentence. */
-export function ErrorMessage({ error, what }: { error: unknown; what: string }) {
+/** An error in words: the server's message when it has one, otherwise a plain sentence; and a way to try again. */
+export function ErrorMessage({ error, what, retry }: { error: unknown; what: string; retry?: () => unknown }) {
   const message = error instanceof Error && error.message ? error.message : "Something went wrong.";
   return (
-    <p className="alert alert-error" role="alert">
-      Could not load {what}: {message}
-    </p>
+    <div className="alert alert-error alert-with-action" role="alert">
+      <p>
+        Could not load {what}: {message}
+      </p>
+      {retry ? (
+        <button type="button" className="btn btn-small" onClick={() => retry()}>
+          Try again
+        </button>
+      ) : null}
+    </div>
   );
 }
 
 /** What QueryView reads of a TanStack query result. */
 interface QueryState<T> {
   isPending: boolean;
+  /** TanStack's refetch: offered as "Try again" on an error, and on a load that takes too long. */
+  refetch?: () => unknown;
   isError: boolean;
   error: unknown;
   data: T | undefined;
@@ -54,8 +83,8 @@ export function QueryView<T>({
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <Loading what={what} />;
-  if (query.isError) return <ErrorMessage error={query.error} what={what} />;
+  if (query.isPending) return <Loading what={what} retry={query.refetch} />;
+  if (query.isError) return <ErrorMessage error={query.error} what={what} retry={query.refetch} />;
   const data = query.data as T;
   if (empty !== undefined && isEmpty(data)) return <Empty>{empty}</Empty>;
   return <>{children(data)}</>;

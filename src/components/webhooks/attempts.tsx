@@ -1,15 +1,6 @@
 import { formatDateTime } from "@/components/ui/format";
-
-export interface AttemptView {
-  at: Date | string;
-  trigger: string;
-  statusCode: number | null;
-  errorClass: string | null;
-  error: string | null;
-  latencyMs: number | null;
-  responseHeaders: Record<string, string> | null;
-  responseBody: string | null;
-}
+import type { AttemptView } from "./types";
+import { statusLabel } from "@/lib/statuses";
 
 /** Every attempt of a delivery, oldest first, with the receiver's answer. */
 export function Attempts({ attempts }: { attempts: AttemptView[] }) {
@@ -18,8 +9,8 @@ export function Attempts({ attempts }: { attempts: AttemptView[] }) {
     <ol className="form" style={{ paddingLeft: "1.2rem" }}>
       {attempts.map((attempt, index) => (
         <li key={index}>
-          <strong>{formatDateTime(attempt.at)}</strong> · {attempt.trigger} ·{" "}
-          {attempt.statusCode ? `HTTP ${attempt.statusCode}` : `no answer (${attempt.errorClass ?? "error"})`}
+          <strong>{formatDateTime(attempt.at)}</strong> · {statusLabel("attemptTrigger", attempt.trigger)} ·{" "}
+          {attempt.statusCode ? `HTTP ${attempt.statusCode}` : `no answer (${attempt.errorClass ? statusLabel("errorClass", attempt.errorClass) : "error"})`}
           {attempt.latencyMs !== null ? ` · ${attempt.latencyMs} ms` : ""}
           {attempt.error ? <p className="field-error">{attempt.error}</p> : null}
           {attempt.responseHeaders || attempt.responseBody ? (

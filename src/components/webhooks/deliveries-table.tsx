@@ -1,20 +1,8 @@
 import { TableWrap } from "@/components/ui/table-wrap";
-import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
-import { formatDate } from "@/components/ui/format";
-
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  url: string;
-  attemptCount: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-}
+import { LongValue } from "@/components/ui/long-value";
+import { When } from "@/components/ui/when";
+import type { DeliveryView } from "./types";
 
 /** Failed deliveries with what went wrong last, a link to the attempts and a retry button per row. */
 export function DeliveriesTable({
@@ -50,18 +38,22 @@ export function DeliveriesTable({
         <tbody>
           {deliveries.map((delivery) => (
             <tr key={delivery.id}>
-              <td>{detailHref ? <Link href={detailHref(delivery.id)}>{delivery.id}</Link> : <code>{delivery.id}</code>}</td>
+              <td>
+                <LongValue value={delivery.id} what="delivery id" href={detailHref?.(delivery.id)} code width={14} />
+              </td>
               <td>{delivery.eventType}</td>
               <td>
-                <StatusBadge status={delivery.status} />
+                <StatusBadge kind="delivery" status={delivery.status} />
               </td>
               <td className="num">{delivery.attemptCount}</td>
-              <td style={{ whiteSpace: "normal", minWidth: "10rem" }}>
+              <td className="wrap">
                 {delivery.lastStatusCode ? `HTTP ${delivery.lastStatusCode}` : ""}
                 {delivery.lastStatusCode && delivery.lastError ? " · " : ""}
                 {delivery.lastError ?? (delivery.lastStatusCode ? "" : "—")}
               </td>
-              <td>{formatDate(delivery.createdAt)}</td>
+              <td>
+                <When value={delivery.createdAt} />
+              </td>
               <td>
                 {delivery.status === "failed" ? (
                   <button

@@ -39,7 +39,7 @@ export function DeliveryDetail({ id }: { id: string }) {
               <dl className="details">
                 <dt>Status</dt>
                 <dd>
-                  <StatusBadge status={delivery.status} />
+                  <StatusBadge kind="delivery" status={delivery.status} />
                 </dd>
                 <dt>Event</dt>
                 <dd>

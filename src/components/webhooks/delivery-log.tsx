@@ -11,9 +11,9 @@ import { useTRPC } from "@/lib/trpc/client";
 import { DeliveriesTable } from "./deliveries-table";
 import { RetryAll } from "./retry-all";
 import { RetryFeedback } from "./retry-feedback";
+import { StatusOptions } from "@/components/ui/badge";
+import { deliveryStatuses } from "@/lib/statuses";
 
-const STATUSES = ["pending", "delivering", "delivered", "failed"] as const;
-type Status = (typeof STATUSES)[number];
 type EventType = (typeof eventTypes)[number];
 
 /**
@@ -28,7 +28,7 @@ export function DeliveryLog() {
   const params = useSearchParams();
   const pages = useCursorPages();
   const [notice, setNotice] = useState<string | null>(null);
-  const status = STATUSES.find((value) => value === params.get("status"));
+  const status = deliveryStatuses.find((value) => value === params.get("status"));
   const eventType = eventTypes.find((value) => value === params.get("eventType"));
   const endpointId = params.get("endpointId") || undefined;
   const eventId = params.get("eventId") || undefined;
@@ -81,9 +81,7 @@ export function DeliveryLog() {
           <label htmlFor="log-status">Status</label>
           <select id="log-status" value={status ?? ""} onChange={(event) => setFilter("status", event.target.value || undefined)}>
             <option value="">Any</option>
-            {STATUSES.map((value: Status) => (
-              <option key={value}>{value}</option>
-            ))}
+            <StatusOptions kind="delivery" />
           </select>
         </div>
         <div className="field">

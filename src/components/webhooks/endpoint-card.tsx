@@ -3,12 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorMessage, Loading } from "@/components/ui/states";
+import { eventTypes } from "@/lib/event-types";
 import { useTRPC } from "@/lib/trpc/client";
 
-const EVENT_TYPES = ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"] as const;
-type EventType = (typeof EVENT_TYPES)[number];
-
-/** Where webhooks go and which events are sent. */
+/**
+ * The live default endpoint (the profile's webhook URL and event types): where webhooks go and which events are
+ * sent. The checkboxes are the event catalogue's, and a save sends only what the user changed: saving a URL never
+ * rewrites the subscription (docs/webhooks.md, "Endpoints").
+ */
 export function EndpointCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -19,7 +21,11 @@ export function EndpointCard() {
     trpc.merchants.update.mutationOptions({
       onSuccess: async () => {
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() });
+        // The profile's webhook settings are the default endpoint's: the endpoint list shows them too.
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.pathKey() }),
+        ]);
       },
     }),
   );
@@ -27,14 +33,22 @@ export function EndpointCard() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSaved(false);
+    if (!profile.data) return;
     const form = new FormData(event.currentTarget);
-    const url = String(form.get("webhookUrl") ?? "").trim();
-    const events = EVENT_TYPES.filter((type) => form.get(`event-${type}`) === "on");
-    update.mutate({ webhookUrl: url || null, webhookEvents: events as EventType[] });
+    const url = String(form.get("webhookUrl") ?? "").trim() || null;
+    const events = eventTypes.filter((type) => form.get(`event-${type}`) === "on");
+    const subscribed = new Set<string>(profile.data.webhookEvents);
+    const eventsChanged = events.length !== subscribed.size || events.some((type) => !subscribed.has(type));
+    const changes = {
+      ...(url !== (profile.data.webhookUrl ?? null) ? { webhookUrl: url } : {}),
+      ...(eventsChanged ? { webhookEvents: events } : {}),
+    };
+    if (Object.keys(changes).length === 0) setSaved(true);
+    else update.mutate(changes);
   }
 
-  if (profile.isPending) return <Loading what="the webhook endpoint" />;
-  if (profile.isError) return <ErrorMessage error={profile.error} what="the webhook endpoint" />;
+  if (profile.isPending) return <Loading what="the webhook endpoint" retry={profile.refetch} />;
+  if (profile.isError) return <ErrorMessage error={profile.error} what="the webhook endpoint" retry={profile.refetch} />;
   const fieldError = (update.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors?.find((error) =>
     error.path.endsWith("webhookUrl"),
   );
@@ -63,7 +77,7 @@ export function EndpointCard() {
         </div>
         <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
           <legend className="label">Events sent</legend>
-          {EVENT_TYPES.map((type) => (
+          {eventTypes.map((type) => (
             <label key={type} className="checkbox">
               <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
               <code>{type}</code>

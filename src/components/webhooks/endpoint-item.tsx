@@ -1,27 +1,16 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { formatDate } from "@/components/ui/format";
 import { useTRPC } from "@/lib/trpc/client";
-
-interface EndpointView {
-  id: string;
-  url: string | null;
-  description: string | null;
-  eventTypes: string[] | null;
-  status: "enabled" | "disabled";
-  disabledReason: "manual" | "failing" | "gone" | null;
-  isDefault: boolean;
-}
-
-interface HealthView {
-  failingSince: Date | string | null;
-  last24h: { delivered: number; failed: number; pending: number };
-}
+import type { EndpointHealthView, EndpointView } from "./types";
+import { statusLabel } from "@/lib/statuses";
+import { StatusBadge } from "@/components/ui/badge";
 
 /** One endpoint: what it is, how it fares, and what can be done with it. */
-export function EndpointItem({ endpoint, health, onChanged }: { endpoint: EndpointView; health?: HealthView; onChanged: () => Promise<unknown> }) {
+export function EndpointItem({ endpoint, health, onChanged }: { endpoint: EndpointView; health?: EndpointHealthView; onChanged: () => Promise<unknown> }) {
   const trpc = useTRPC();
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -31,7 +20,17 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
   };
   const update = useMutation(trpc.webhookEndpoints.update.mutationOptions({ onSuccess: done("Saved.") }));
   const remove = useMutation(trpc.webhookEndpoints.remove.mutationOptions({ onSuccess: done("Deleted.") }));
-  const rotate = useMutation(trpc.webhookEndpoints.rotateSecret.mutationOptions());
+  const [confirmingRotation, setConfirmingRotation] = useState(false);
+  const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string | Date } | null>(null);
+  // Once per confirmation (a double click rotates once); a replay has no secret: the first answer shows it.
+  const rotate = useSubmission(
+    trpc.webhookEndpoints.rotateSecret.mutationOptions({
+      onSuccess: (result) => {
+        setConfirmingRotation(false);
+        if (result.secret) setRotated({ secret: result.secret, previousSecretExpiresAt: result.previousSecretExpiresAt });
+      },
+    }),
+  );
   const recover = useMutation(trpc.webhookEndpoints.recover.mutationOptions());
   const test = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSuccess: () => onChanged() }));
   const error = update.error ?? remove.error ?? rotate.error ?? recover.error ?? test.error;
@@ -55,13 +54,13 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
     <li className="card" aria-label={`Endpoint ${name}`} style={{ margin: 0, overflowWrap: "anywhere" }}>
       <p>
         <strong>{endpoint.url ?? "No URL"}</strong>{" "}
-        <span className={`badge badge-${endpoint.status === "enabled" ? "confirmed" : "failed"}`}>{endpoint.status}</span>
+        <StatusBadge kind="endpoint" status={endpoint.status} />
         {endpoint.isDefault ? <span className="muted"> · default (profile)</span> : null}
       </p>
       {endpoint.description ? <p className="muted">{endpoint.description}</p> : null}
       <p className="muted">
         {endpoint.eventTypes ? `Events: ${endpoint.eventTypes.join(", ")}` : "Every event type"}
-        {endpoint.disabledReason ? ` · disabled: ${endpoint.disabledReason}` : ""}
+        {endpoint.disabledReason ? ` · ${statusLabel("endpointDisabledReason", endpoint.disabledReason)}` : ""}
       </p>
       {health ? (
         <p aria-label={`Health of ${name}`}>
@@ -86,9 +85,28 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
         >
           {endpoint.status === "enabled" ? "Disable" : "Enable"}
         </button>
-        <button type="button" className="btn btn-small" disabled={rotate.isPending} onClick={() => rotate.mutate({ id: endpoint.id })}>
-          Rotate secret
-        </button>
+        {confirmingRotation ? (
+          <span className="form-row">
+            <span>Rotate this endpoint&apos;s secret? The old one keeps signing for 24 hours.</span>
+            <button type="button" className="btn btn-small btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({ id: endpoint.id })}>
+              {rotate.pending ? "Rotating…" : "Yes, rotate"}
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => setConfirmingRotation(false)}>
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              rotate.startOver(); // a new confirmation is a new rotation
+              setConfirmingRotation(true);
+            }}
+          >
+            Rotate secret
+          </button>
+        )}
         {endpoint.isDefault ? null : (
           <button type="button" className="btn btn-small btn-danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: endpoint.id })}>
             Delete
@@ -125,10 +143,10 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
       ) : null}
       <div aria-live="polite">
         {notice ? <p className="alert alert-success">{notice}</p> : null}
-        {rotate.data ? (
+        {rotated ? (
           <p className="alert alert-success">
-            New secret, shown this once: <code className="secret">{rotate.data.secret}</code>. The previous one keeps signing until{" "}
-            {formatDate(rotate.data.previousSecretExpiresAt)}.
+            New secret, shown this once: <code className="secret">{rotated.secret}</code>. The previous one keeps signing until{" "}
+            {formatDate(rotated.previousSecretExpiresAt)}.
           </p>
         ) : null}
         {recover.data ? <p className="alert alert-success">{recover.data.count} events are queued for this endpoint again.</p> : null}

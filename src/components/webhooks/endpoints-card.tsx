@@ -1,6 +1,7 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
@@ -17,10 +18,11 @@ export function EndpointsCard() {
   const health = useQuery(trpc.webhookEndpoints.health.queryOptions());
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.pathKey() });
-  const create = useMutation(
+  const create = useSubmission(
     trpc.webhookEndpoints.create.mutationOptions({
       onSuccess: async (created) => {
-        setSecret({ url: created.endpoint.url ?? "", secret: created.secret });
+        // A replay (the same submission again) has no secret: the first answer showed it.
+        if (created.secret) setSecret({ url: created.endpoint.url ?? "", secret: created.secret });
         await refresh();
       },
     }),
@@ -30,7 +32,7 @@ export function EndpointsCard() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const description = String(form.get("description") ?? "").trim();
-    create.mutate({ url: String(form.get("url") ?? "").trim(), description: description || null });
+    void create.submit({ url: String(form.get("url") ?? "").trim(), description: description || null });
     event.currentTarget.reset();
   }
 
@@ -72,8 +74,8 @@ export function EndpointsCard() {
           <input id="new-endpoint-description" name="description" type="text" maxLength={500} />
         </div>
         <div>
-          <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-            {create.isPending ? "Adding…" : "Add endpoint"}
+          <button type="submit" className="btn btn-primary" disabled={create.pending}>
+            {create.pending ? "Adding…" : "Add endpoint"}
           </button>
         </div>
         {create.error ? (

@@ -1,7 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useSubmission } from "@/components/ui/use-submission";
 import { formatDateTime } from "@/components/ui/format";
 import { SecretValue } from "@/components/ui/secret-value";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
@@ -12,10 +13,14 @@ export function SecretCard() {
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const rotate = useMutation(
+  const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string | Date } | null>(null);
+  // Once per confirmation: a double click on "Yes, rotate" rotates once (a second rotation would end the
+  // overlap of the secret the receiver still holds). A replay has no secret; the first answer shows it.
+  const rotate = useSubmission(
     trpc.webhooks.rotateSecret.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: async (result) => {
         setConfirming(false);
+        if (result.webhookSecret) setRotated({ secret: result.webhookSecret, previousSecretExpiresAt: result.previousSecretExpiresAt });
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
       },
     }),
@@ -25,13 +30,13 @@ export function SecretCard() {
     <section className="card" aria-labelledby="secret-heading">
       <h2 id="secret-heading">Signing secret</h2>
       <p className="muted">Verify every webhook with this secret (Standard Webhooks, HMAC-SHA256).</p>
-      {rotate.data ? (
+      {rotated ? (
         <div className="form">
           <p className="alert alert-success" role="status">
-            New secret created. The previous one keeps signing too until {formatDateTime(rotate.data.previousSecretExpiresAt)}: deploy the new
+            New secret created. The previous one keeps signing too until {formatDateTime(rotated.previousSecretExpiresAt)}: deploy the new
             one before then.
           </p>
-          <SecretValue label="New webhook secret" value={rotate.data.webhookSecret} />
+          <SecretValue label="New webhook secret" value={rotated.secret} />
         </div>
       ) : (
         <SecretValue label="Webhook secret" reveal={async () => (await client.webhooks.revealSecret.mutate()).webhookSecret} />
@@ -40,15 +45,22 @@ export function SecretCard() {
         {confirming ? (
           <>
             <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
-            <button type="button" className="btn btn-danger" disabled={rotate.isPending} onClick={() => rotate.mutate()}>
-              {rotate.isPending ? "Rotating…" : "Yes, rotate"}
+            <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
+              {rotate.pending ? "Rotating…" : "Yes, rotate"}
             </button>
             <button type="button" className="btn" onClick={() => setConfirming(false)}>
               Cancel
             </button>
           </>
         ) : (
-          <button type="button" className="btn" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              rotate.startOver(); // a new confirmation is a new rotation
+              setConfirming(true);
+            }}
+          >
             Rotate secret…
           </button>
         )}

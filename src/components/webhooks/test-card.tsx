@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc/client";
+import { statusLabel } from "@/lib/statuses";
 
 /** Check the configured URL (nothing sent), or send a signed `webhook.test` event now. */
 export function TestCard() {
@@ -38,7 +39,7 @@ export function TestCard() {
             </p>
           ) : (
             <p className="alert alert-error">
-              Not delivered: {result.statusCode ? `HTTP ${result.statusCode}` : (result.errorClass ?? "no answer")}
+              Not delivered: {result.statusCode ? `HTTP ${result.statusCode}` : (result.errorClass ? statusLabel("errorClass", result.errorClass) : "no answer")}
               {result.responseSnippet ? ` — ${result.responseSnippet.slice(0, 200)}` : ""}.{" "}
               {result.deliveryId ? <Link href={`/dashboard/webhooks/deliveries/${result.deliveryId}`}>See the delivery</Link> : null}
             </p>

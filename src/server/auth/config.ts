@@ -1,7 +1,7 @@
 import type { NextAuthConfig } from "next-auth";
+import { SESSION_LIFETIME_MS } from "@/server/services/sessions/schemas";
 
 export const SIGN_IN_PATH = "/login";
-const SESSION_HOURS = 12;
 
 /**
  * The next-auth settings shared by the proxy (which only reads the session cookie) and the full server
@@ -13,7 +13,8 @@ export function baseAuthConfig(secret: string, onError: (error: Error) => void =
     secret,
     // Behind the operator's proxy the host header is the public one; without this every route is a 500.
     trustHost: true,
-    session: { strategy: "jwt", maxAge: SESSION_HOURS * 60 * 60 },
+    // The cookie lives as long as its session row (services/sessions), which can also end sooner.
+    session: { strategy: "jwt", maxAge: SESSION_LIFETIME_MS / 1000 },
     pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
     providers: [],
     logger: {
@@ -31,6 +32,10 @@ export function baseAuthConfig(secret: string, onError: (error: Error) => void =
             email: token.email ?? "",
             role: token.role ?? "merchant",
             merchantId: token.merchantId ?? null,
+            // Set by every check of the session (auth.ts); the narrowest role otherwise.
+            access: token.access ?? (token.role === "staff" ? "staff:support" : "member:viewer"),
+            sessionId: token.sid,
+            viewAs: token.viewAs,
           },
         } as typeof session;
       },

@@ -1,4 +1,4 @@
-import type { SessionUser } from "./session";
+import type { SessionUser } from "@/server/services/users/session-user";
 
 // What the session token carries (encrypted, httpOnly) and what `auth()` exposes.
 declare module "next-auth" {
@@ -8,7 +8,9 @@ declare module "next-auth" {
   interface User {
     role: SessionUser["role"];
     merchantId: string | null;
-    stamp: string;
+    access: SessionUser["access"];
+    /** The server-side session created at sign-in (services/sessions). */
+    sessionId: string;
   }
 }
 
@@ -17,6 +19,11 @@ declare module "@auth/core/jwt" {
     uid?: string;
     role?: SessionUser["role"];
     merchantId?: string | null;
-    stamp?: string;
+    /** The role deciding what they may do, as of the session's last check (the route guard's convenience only). */
+    access?: SessionUser["access"];
+    /** The id of the session's row (services/sessions): checked on every use. */
+    sid?: string;
+    /** Staff: the session's view-as grant, as the session row says (refreshed with it). */
+    viewAs?: SessionUser["viewAs"];
   }
 }

@@ -1,10 +1,11 @@
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { ReadRouting } from "./read-routing";
 import type * as schema from "./schema";
 
 type Schema = typeof schema;
 
-/** Either driver (postgres.js or PGlite) behind one type: the same queries run on both. */
+/** Either driver (node-postgres or PGlite) behind one type: the same queries run on both. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** What service code receives: the database, or the transaction it is already inside. */
@@ -15,6 +16,8 @@ export type DatabaseKind = "embedded" | "server";
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /** Where reads that may lag go: the replica when there is one and it is fresh enough for the reader. */
+  reads: ReadRouting;
   /**
    * LISTEN on a channel (a connection of its own on the server; the instance itself when embedded): `onNotify`
    * runs for each notification; resolves with the way to stop listening. The webhook worker's wake-ups.
@@ -32,10 +35,9 @@ export interface DatabaseHandle {
 export interface PoolStats {
   /** The configured maximum number of connections. */
   max: number;
-  /** Connections running a query or held by a transaction. */
+  /** Connections open or opening and not idle: running a statement, held by a transaction, or connecting. */
   inUse: number;
   idle: number;
-  connecting: number;
-  /** Queries waiting for a connection. */
+  /** Statements and transactions waiting for a connection. */
   waiting: number;
 }

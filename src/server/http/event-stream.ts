@@ -1,7 +1,7 @@
 import { ServiceError } from "@/server/services/errors";
 import type { ServiceContext } from "@/server/services/context";
 import { listSettledEvents } from "@/server/services/events/list-settled";
-import type { RenderedEvent } from "@/server/services/events/render";
+import type { Event } from "@/server/services/events/schemas";
 
 /** Limits of one `GET /event/stream` connection (docs/developer-tools.md, "The event stream"). */
 export const EVENT_STREAM = {
@@ -51,7 +51,7 @@ export function claimStreamSlot(merchantId: string): () => void {
 const encoder = new TextEncoder();
 
 /** One event in the SSE wire format; the id is what the client sends back as Last-Event-ID. */
-export function sseEvent(event: RenderedEvent): string {
+export function sseEvent(event: Event): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 

@@ -1,17 +1,18 @@
 import { newId } from "@/lib/ids";
 import { unredacted } from "@/server/log";
 import type { Runtime } from "@/server/runtime";
-import type { Executor } from "@/server/db/types";
 import { inTransaction, type Actor, type ServiceContext } from "@/server/services/context";
-import { createServiceContext } from "@/server/services/create-context";
+import { createServiceContext, noteWrite } from "@/server/services/create-context";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { isServiceError, ServiceError } from "@/server/services/errors";
 import { validateInput } from "@/server/services/validate";
 import { authenticateApiKey } from "./authenticate";
+import { checkRouteScope } from "./scope";
 import { ClientClosedRequestError, readJsonBody, streamedBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { problemBody, problemResponse } from "./problem";
 import { clientIp } from "@/server/net/client-ip";
+import { fromHeaders } from "@/server/net/request-client";
 import { queryObject } from "./query";
 import { ipPolicy, rateLimitsFor, type RateLimits } from "@/server/rate-limit/limits";
 import { bodyRateLimitChecks, rateLimitChecks } from "./rate-limit";
@@ -19,8 +20,8 @@ import { withSpan } from "@/server/tracing/span";
 import type { AnyRoute, Reply } from "./route";
 
 /**
- * The REST pipeline every route goes through: request id → authentication → rate limits → input
- * validation → Idempotency-Key claim (merchants' POSTs) → handler → JSON or problem+json response, and one
+ * The REST pipeline every route goes through: request id → authentication → rate limits → the route's permission
+ * (a restricted key's scopes) → input validation → Idempotency-Key claim (merchants' POSTs) → handler → JSON or problem+json response, and one
  * structured log line. Limits come before the body is read, so a throttled caller costs no parsing and no
  * database work; only a route limit that depends on the body (`rateLimitWhen`) is counted after validation.
  */
@@ -33,6 +34,7 @@ export async function handleRoute(
   const requestId = newId("request");
   const started = performance.now();
   const ip = clientIp(request, runtime.env.TRUSTED_PROXY_HOPS);
+  const client = fromHeaders(request.headers, ip);
   const limits = rateLimitsFor(runtime);
   let actor: Actor = { type: "anonymous", ip };
   let limitHeaders: Record<string, string> = {};
@@ -43,7 +45,9 @@ export async function handleRoute(
       actor = await withSpan("authenticate", {}, () => authenticate(anonymous, limits, request, ip));
     }
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
-    const ctx = createServiceContext(runtime, actor, requestId);
+    // A restricted key outside its scopes is refused before its input is read: one set lookup, no database.
+    checkRouteScope(route, actor);
+    const ctx = createServiceContext(runtime, actor, requestId, client);
     const params = route.params ? validateInput(route.params, rawParams, "params") : undefined;
     const query = route.query ? validateInput(route.query, queryObject(new URL(request.url)), "query") : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
@@ -51,7 +55,7 @@ export async function handleRoute(
     const stream = route.streamedBody ? streamedBody(request, route.streamedBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
     // The service verb's span, named by the route's operationId; its SQL and outbox row are its children.
-    const execute = (db?: Executor) =>
+    const execute = (db?: ServiceContext["db"]) =>
       withSpan(route.operationId, {}, () => route.handler({ ctx: db ? inTransaction(ctx, db) : ctx, params, query, body, request, runtime, stream }));
     // Claimed only after validation: an invalid request never occupies a key (the client fixes it and retries).
     const apiKey = actor.type === "api_key" ? actor : undefined;
@@ -67,6 +71,8 @@ export async function handleRoute(
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
   }
+  // After the change is committed (or refused): this caller's next reads see it even from a replica.
+  if (request.method !== "GET" && request.method !== "HEAD") noteWrite(runtime, actor);
   // Only values built here, never input: no redaction needed (and it costs more than the line).
   unredacted(runtime.log).info(
     {
@@ -113,7 +119,7 @@ export function jsonResponse(reply: Reply, requestId: string, limitHeaders: Reco
 /** Known failures become their problem; anything else a bare 500 whose cause is logged, never shown. */
 export function errorResponse(runtime: Runtime, error: unknown, requestId: string, route?: AnyRoute): Response {
   if (isServiceError(error)) {
-    return problemResponse(problemBody(error.code, error.detail, requestId, error.errors), error.options.headers);
+    return problemResponse(problemBody(error.code, error.detail, requestId, error.errors, error.options.members), error.options.headers);
   }
   if (error instanceof ClientClosedRequestError) {
     runtime.log.info({ requestId, route: route?.path }, "client closed the request");

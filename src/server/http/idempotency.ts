@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
-import type { Executor } from "@/server/db/types";
 import type { Runtime } from "@/server/runtime";
+import type { ServiceContext } from "@/server/services/context";
 import { ValidationError } from "@/server/services/errors";
+import { scopedPath } from "@/server/services/idempotency/records";
 import { runIdempotently as runService } from "@/server/services/idempotency/run";
 import { problemBody } from "./problem";
 import type { AnyRoute, Reply } from "./route";
@@ -17,6 +18,15 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 const DEFAULT_POLICY = { store: "final" } as const;
 
+/**
+ * The policy of a route whose answer shows a secret once (a new API key, an endpoint's signing secret): kept and
+ * replayed without it (`secret: null`), never stored in plaintext (docs/idempotency.md).
+ */
+export const SECRET_SHOWN_ONCE = {
+  store: "success",
+  keep: (body: unknown) => ({ ...(body as Record<string, unknown>), secret: null }),
+} as const;
+
 /** The request's Idempotency-Key when the mechanism applies (a merchant's POST, not opted out), else null. */
 export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: string | undefined): string | null {
   if (request.method !== "POST" || !merchantId || route.idempotency === false) return null;
@@ -30,20 +40,11 @@ export function idempotencyKeyOf(request: Request, route: AnyRoute, merchantId: 
   return key;
 }
 
-/**
- * The stored `path` of a key: the request's path, preceded by `test ` in test mode, so a test key reusing a live
- * key's Idempotency-Key is a different request and never replays a live answer (docs/test-mode.md). A URL path
- * never holds a space, so no live path can equal a test one.
- */
-export function scopedPath(pathname: string, livemode: boolean): string {
-  return livemode ? pathname : `test ${pathname}`;
-}
-
 /** Runs the handler at most once per (merchant, mode, method, path, key) and body; replays its stored answer after. */
 export function runIdempotently(
   options: { runtime: Runtime; route: AnyRoute; request: Request; merchantId: string; livemode: boolean; key: string; body: unknown; requestId: string },
   /** Runs the handler; with `db`, on that transaction instead of the root database. */
-  execute: (db?: Executor) => Promise<Reply>,
+  execute: (db?: ServiceContext["db"]) => Promise<Reply>,
 ): Promise<Reply> {
   const { runtime, route, request, requestId } = options;
   return runService(
@@ -54,7 +55,8 @@ export function runIdempotently(
       scope: { merchantId: options.merchantId, method: request.method, path: scopedPath(new URL(request.url).pathname, options.livemode), key: options.key },
       digest: createHash("sha256").update(canonicalJson(options.body ?? null)).digest("hex"),
       policy: route.idempotency || DEFAULT_POLICY,
-      errorAnswer: (error) => ({ status: error.status, body: problemBody(error.code, error.detail, requestId, error.errors) }),
+      keep: route.idempotency ? route.idempotency.keep : undefined,
+      errorAnswer: (error) => ({ status: error.status, body: problemBody(error.code, error.detail, requestId, error.errors, error.options.members) }),
     },
     execute,
   );

@@ -11,6 +11,8 @@ export interface Problem {
   code: ErrorCode;
   requestId: string;
   errors?: FieldError[];
+  /** A code's own members (docs/errors.md names them under the code). */
+  [member: string]: unknown;
 }
 
 /** RFC 9457 problem details; `type` points at the code's entry in the error catalogue. */
@@ -19,6 +21,7 @@ export function problemBody(
   detail: string,
   requestId: string,
   errors?: FieldError[],
+  members?: Record<string, string>,
 ): Problem {
   const { status, title } = ERROR_CODES[code];
   return {
@@ -29,6 +32,7 @@ export function problemBody(
     code,
     requestId,
     ...(errors && errors.length > 0 ? { errors } : {}),
+    ...members,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
 import type { RateLimitPolicy } from "@/server/rate-limit/limits";
 import type { ErrorCode } from "@/server/services/error-codes";
+import type { Permission } from "@/server/auth/permissions";
 import type { StreamedBodyDeclaration } from "./body";
 
 /** Media types a route may answer with as a stream instead of a JSON body. */
@@ -32,10 +33,24 @@ export interface HandlerInput<P, Q, B> {
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
- * One REST route, declared once: method, path, auth and the zod schemas that validate it, document it
- * (OpenAPI) and type its handler. Listed in routes/index.ts, it is served by its generated file under src/app/api/v1.
+ * Who may call a route. `api_key`: Authorization: Bearer sk_live_… (or a restricted `rk_…` key), and the permission
+ * (src/server/auth/permissions.ts) the call needs, e.g. `payments.read`: a restricted key whose scopes do not grant
+ * it gets 403 `insufficient_scope`; a secret key holds every permission. `none`: public, no permission.
  */
-export interface RouteDefinition<
+export type RouteAccess = { auth: "api_key"; permission: Permission } | { auth: "none"; permission?: undefined };
+
+/**
+ * One REST route, declared once: method, path, auth and permission, and the zod schemas that validate it, document
+ * it (OpenAPI) and type its handler. Listed in routes/index.ts, it is served by its generated file under src/app/api/v1.
+ */
+export type RouteDefinition<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> = RouteShape<P, Q, B> & RouteAccess;
+
+/** A route's declaration less its access (RouteAccess). */
+export interface RouteShape<
   P extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
@@ -47,8 +62,6 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tags: string[];
-  /** `api_key`: Authorization: Bearer sk_live_…; `none`: public. */
-  auth: "api_key" | "none";
   /**
    * A stricter limit on top of the default (per key, or per IP on public routes), for routes worth
    * attacking: `{ name: "register", by: "ip", limit: 10, windowSeconds: 3600 }`. Over it → 429.
@@ -82,12 +95,13 @@ export interface RouteDefinition<
   /**
    * Idempotency-Key handling when this is a POST by a merchant (docs/idempotency.md). Default
    * `{ store: "final" }`: 2xx answers and final 4xx answers are kept 24 h and replayed. `"success"`: only
-   * 2xx answers are kept (any error releases the key). `"none"`: a concurrent duplicate still gets 409 while
-   * the first runs, but no answer is kept (for answers that show a secret once). `false`: the header is ignored.
+   * 2xx answers are kept (any error releases the key). `keep`: what of a 2xx body is stored and replayed, for an
+   * answer that shows a secret once (SECRET_SHOWN_ONCE): the replay is the same answer with the secret null, so a
+   * retried request makes nothing twice and never shows the secret again. `false`: the header is ignored.
    * `atomic: true`, for handlers that only touch the database: the handler runs in one transaction with
    * the stored answer (services/idempotency/atomic.ts); a concurrent duplicate waits for the first and replays it.
    */
-  idempotency?: { store: "final" | "success"; atomic?: boolean } | { store: "none" } | false;
+  idempotency?: { store: "final" | "success"; atomic?: boolean; keep?: (body: unknown) => unknown } | false;
   handler: (input: HandlerInput<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
 }
 

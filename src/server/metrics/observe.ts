@@ -1,8 +1,8 @@
-import { collectProcessMetrics, httpRequestDuration, invoiceTransitions, metrics, rateLimitRefusals, webhookAttempts, webhookLag } from "./registry";
+import { collectProcessMetrics, httpRequestDuration, invoiceTransitions, metrics, rateLimitRefusals, refusedRequests, webhookAttempts, webhookLag } from "./registry";
 
 /*
  * The one call each instrumented code path makes. Off (a no-op behind one boolean) until `enableMetrics`, which
- * a process calls when METRICS_TOKEN is set: a process nobody scrapes pays nothing (BENCHMARKS.md, case 2).
+ * a process calls when METRICS_TOKEN is set: a process nobody scrapes pays nothing (BENCHMARKS.md, case 11).
  */
 const state = metrics.state;
 
@@ -34,4 +34,9 @@ export function observeInvoiceTransition(to: string): void {
 
 export function observeRateLimitRefusal(policy: string): void {
   if (state.enabled) rateLimitRefusals.inc({ policy });
+}
+
+/** One request answered before Next.js (http/refuse-before-next.ts): why, and the status it got. */
+export function observeRefusedRequest(reason: string, status: number): void {
+  if (state.enabled) refusedRequests.inc({ reason, status: String(status) });
 }

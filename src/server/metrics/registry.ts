@@ -47,6 +47,13 @@ function createMetrics() {
     registers: [registry],
   });
 
+  const refusedRequests = new Counter({
+    name: "http_refused_requests_total",
+    help: "Requests answered at the HTTP server before Next.js (any path): by why (method, path_encoding, two_authorizations, cross_origin_post) and the status answered (429 once the client address is over its budget).",
+    labelNames: ["reason", "status"] as const,
+    registers: [registry],
+  });
+
   const webhookDue = new Gauge({
     name: "webhook_deliveries_due",
     help: "Pending webhook deliveries whose time has come (the queue depth), at scrape time; the same in every process.",
@@ -73,7 +80,7 @@ function createMetrics() {
 
   const poolConnections = new Gauge({
     name: "db_pool_connections",
-    help: "This process's PostgreSQL connections by state (in_use, idle, connecting) and its configured maximum (max). Server database only.",
+    help: "This process's PostgreSQL connections by state (in_use: running a statement, held by a transaction or connecting; idle) and its configured maximum (max). Server database only.",
     labelNames: ["state"] as const,
     registers: [registry],
   });
@@ -83,7 +90,7 @@ function createMetrics() {
     help: "Queries of this process waiting for a free PostgreSQL connection. Server database only.",
     registers: [registry],
   });
-  return { registry, httpRequestDuration, webhookAttempts, webhookLag, invoiceTransitions, rateLimitRefusals, webhookDue, webhookInFlight, webhookOldestDue, breakersOpen, poolConnections, poolWaiting, state: { enabled: false, processMetrics: false } };
+  return { registry, httpRequestDuration, webhookAttempts, webhookLag, invoiceTransitions, rateLimitRefusals, refusedRequests, webhookDue, webhookInFlight, webhookOldestDue, breakersOpen, poolConnections, poolWaiting, state: { enabled: false, processMetrics: false } };
 }
 
 /*
@@ -93,7 +100,7 @@ function createMetrics() {
  */
 const globalRef = globalThis as typeof globalThis & { __mpsMetrics?: ReturnType<typeof createMetrics> };
 export const metrics = (globalRef.__mpsMetrics ??= createMetrics());
-export const { registry, httpRequestDuration, webhookAttempts, webhookLag, invoiceTransitions, rateLimitRefusals, webhookDue, webhookInFlight, webhookOldestDue, breakersOpen, poolConnections, poolWaiting } = metrics;
+export const { registry, httpRequestDuration, webhookAttempts, webhookLag, invoiceTransitions, rateLimitRefusals, refusedRequests, webhookDue, webhookInFlight, webhookOldestDue, breakersOpen, poolConnections, poolWaiting } = metrics;
 
 /** Node's own process metrics (CPU, memory, event loop lag, GC), once per process. */
 export function collectProcessMetrics(): void {

@@ -1,6 +1,7 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { AnyRoute } from "@/server/http/route";
+import { RESTRICTED_KEY_RESOURCES } from "@/server/auth/permissions";
 import { codeSamplesOf } from "./code-samples";
 import { EXAMPLE_IDS } from "./examples";
 import { documentedErrorCodes, problemSchema, takesIdempotencyKey } from "./problem";
@@ -54,15 +55,30 @@ export function generateOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDoc
   });
 }
 
+/** The route's description, ending with the permission it needs (restricted keys: docs/team-and-security.md). */
+function descriptionOf(route: AnyRoute): string | undefined {
+  if (route.auth !== "api_key") return route.description;
+  const scopable = (RESTRICTED_KEY_RESOURCES as readonly string[]).includes(route.permission.split(".")[0]!);
+  const needs =
+    `Permission: \`${route.permission}\`. ` +
+    (scopable
+      ? "A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; "
+      : "No restricted key (`rk_…`) can hold it: one gets 403 `insufficient_scope`; ") +
+    "a secret key (`sk_…`) holds every permission.";
+  return route.description ? `${route.description}\n\n${needs}` : needs;
+}
+
 function operationOf(route: AnyRoute): RouteConfig {
   return {
     method: route.method.toLowerCase() as RouteConfig["method"],
     path: route.path,
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(route.description || route.auth === "api_key" ? { description: descriptionOf(route) } : {}),
     tags: route.tags,
     "x-codeSamples": codeSamplesOf(route),
+    // The permission a restricted key (`rk_…`) needs for this operation, for tools; the description says it to people.
+    ...(route.auth === "api_key" ? { "x-permission": route.permission } : {}),
     security: route.auth === "api_key" ? [{ [SECURITY_SCHEME]: [] }] : [],
     request: {
       ...(takesIdempotencyKey(route) ? { headers: idempotencyHeader } : {}),

@@ -1,3 +1,5 @@
+import { EXAMPLE_SUBSCRIPTION, eventTypes } from "@/lib/event-types";
+import type { PaymentMethod } from "@/server/services/payment-methods/schemas";
 /**
  * Values the documented examples share, shaped like the real thing (lower-case ULID ids with their prefix,
  * an API key with a valid checksum), so a reader can tell at a glance what each field holds.
@@ -15,6 +17,7 @@ export const EXAMPLE_IDS = {
   request: "req_01jd7zb5c6d7e8f9g0h1j2k3m4",
   invoice: "inv_01jd7z9e4f5g6h7j8k9m0n1p2q",
   webhookEndpoint: "we_01jd7zc8d9e0f1g2h3j4k5m6n7",
+  refund: "re_01jd7zd2e3f4g5h6j7k8m9n0p1",
 };
 
 export const EXAMPLE_API_KEY = "sk_live_0JKL0whSqJ0GtiFY2Lm2Ah9iAiKhhfJbotfSOK8yYaL2kDKdN";
@@ -28,7 +31,8 @@ export const EXAMPLE_MERCHANT = {
   email: "owner@acme.example",
   website: "https://acme.example",
   webhookUrl: "https://acme.example/webhooks/payments",
-  webhookEvents: ["payment.pending", "payment.confirmed", "payment.failed", "keys.published", "webhook.test"],
+  // A new merchant's: every type of the catalogue.
+  webhookEvents: [...eventTypes],
   paymentInstructions: null,
   status: "active",
   createdAt: EXAMPLE_TIME,
@@ -66,6 +70,8 @@ export const EXAMPLE_PAYMENT = {
   confirmedAt: EXAMPLE_TIME,
   failedAt: null,
   reconciledAt: null,
+  amountRefunded: "0.00",
+  refundStatus: "none",
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };
@@ -79,6 +85,7 @@ export const EXAMPLE_INVOICE = {
   currency: "EUR",
   amountPaid: "19.99",
   amountPending: "0.00",
+  amountRefunded: "0.00",
   amountRemaining: "0.00",
   status: "paid",
   statusDetail: null,
@@ -103,20 +110,64 @@ export const EXAMPLE_OPEN_INVOICE = {
   updatedAt: EXAMPLE_INVOICE.createdAt,
 };
 
+/** A refund of half the example payment, recorded as made at the processor (docs/refunds.md). */
+export const EXAMPLE_REFUND = {
+  id: EXAMPLE_IDS.refund,
+  paymentId: EXAMPLE_IDS.payment,
+  invoiceId: EXAMPLE_IDS.invoice,
+  amount: "10.00",
+  currency: "EUR",
+  status: "succeeded",
+  reason: "requested_by_customer",
+  note: "Returned one of two bags",
+  externalId: "re_3QdXk2Lz8V1aB4cD",
+  failureReason: null,
+  claimExpiresAt: null,
+  claimInstructions: null,
+  destination: null,
+  destinationNetwork: null,
+  claimedAt: null,
+  metadata: { rma: "RMA-77" },
+  createdAt: "2026-11-23T09:30:00.000Z",
+  updatedAt: "2026-11-23T09:30:00.000Z",
+  succeededAt: "2026-11-23T09:30:00.000Z",
+  failedAt: null,
+  canceledAt: null,
+  claimUrl: null,
+};
+
+/** A refund waiting for the payer to claim it. */
+export const EXAMPLE_CLAIM_REFUND = {
+  ...EXAMPLE_REFUND,
+  status: "requires_action",
+  externalId: null,
+  succeededAt: null,
+  claimExpiresAt: "2026-11-30T09:30:00.000Z",
+  claimInstructions: "Give the bank account or BTC address you want the money sent to.",
+  claimUrl: "https://pay.acme.example/refund/3Fz9Qm1xV7bKc2LpR8tYw4HnJ6sD0aGe5UiOoPqXyZk",
+};
+
 export const EXAMPLE_CURSOR = "eyJjIjoiMjAyNi0xMS0yMlQxMjowMDowMC4wMDAwMDBaIn0.9f3a";
 
 /** A `payment.confirmed` webhook body, and its Standard Webhooks signature with EXAMPLE_WEBHOOK_SECRET (a test verifies it). */
 export const EXAMPLE_EVENT_BODY = JSON.stringify({ type: "payment.confirmed", timestamp: EXAMPLE_TIME, data: EXAMPLE_PAYMENT });
-export const EXAMPLE_SIGNATURE = "v1,n7SH1gBB47IjdEciiVoTtbeFbm3mc6UNvgZn3d4Ro1o=";
+export const EXAMPLE_SIGNATURE = "v1,mvdOXIf7CLgzwYVP1weq4upP/s9zKGJlWLsArkaQ9KU=";
 
 export const EXAMPLE_ENDPOINT = {
   id: EXAMPLE_IDS.webhookEndpoint,
   url: "https://shop.example.com/hooks/payments",
   description: "Order fulfilment",
-  eventTypes: ["invoice.paid", "payment.confirmed"],
+  eventTypes: [...EXAMPLE_SUBSCRIPTION],
   status: "enabled" as "enabled" | "disabled",
   disabledReason: null as "manual" | "failing" | "gone" | null,
   isDefault: false,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
 };
+
+/** A merchant's published payment methods (docs/invoices.md, "Payment methods"): one of each type. */
+export const EXAMPLE_PAYMENT_METHODS: PaymentMethod[] = [
+  { type: "bank_transfer", accountHolder: "Acme Coffee GmbH", iban: "DE89370400440532013000", bic: "COBADEFFXXX" },
+  { type: "crypto", network: "ethereum", asset: "USDC", address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" },
+  { type: "link", label: "Pay with PayPal", url: "https://www.paypal.com/paypalme/acmecoffee" },
+];

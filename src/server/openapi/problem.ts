@@ -18,12 +18,16 @@ export const problemSchema = z.object({
     .array(z.object({ path: z.string(), message: z.string() }))
     .optional()
     .describe("Each failing field (`body.amount`, `query.limit`, `params.id`) on validation_failed."),
+  permission: z
+    .string()
+    .optional()
+    .describe("On insufficient_scope: the permission (`payments.read`) the restricted key would need for this request."),
 });
 
 /**
  * Every code an operation can answer with: its declared `errors` plus what the pipeline itself can refuse
  * with (validation when it has inputs, not_found for ids in the path, body limits when it reads a body,
- * authentication, Idempotency-Key conflicts, rate limits, and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
+ * authentication and a restricted key's scopes, Idempotency-Key conflicts, rate limits, and the generic 500/503). The OpenAPI document and the fuzzer both use this list.
  */
 export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>();
@@ -43,6 +47,8 @@ export function documentedErrorCodes(route: AnyRoute): ErrorCode[] {
   if (route.auth === "api_key") {
     codes.add("unauthenticated");
     codes.add("invalid_api_key");
+    // A restricted key (`rk_…`) whose scopes do not grant the route's permission.
+    codes.add("insufficient_scope");
   }
   if (takesIdempotencyKey(route)) {
     codes.add("validation_failed");

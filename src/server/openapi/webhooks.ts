@@ -3,7 +3,9 @@ import { eventTypes, type EventType } from "@/lib/event-types";
 import { publishedKeySchema } from "@/server/services/published-keys/schemas";
 import { invoiceSchema } from "@/server/services/invoices/schemas";
 import { paymentSchema } from "@/server/services/payments/schemas";
+import { refundSchema } from "@/server/services/refunds/schemas";
 import { endpointSchema } from "@/server/services/webhook-endpoints/schemas";
+import { webhookPayloadSchema } from "@/server/services/webhooks/schemas";
 import {
   EXAMPLE_ENDPOINT,
   EXAMPLE_IDS,
@@ -13,6 +15,8 @@ import {
   EXAMPLE_PAYMENT,
   EXAMPLE_PENDING_PAYMENT,
   EXAMPLE_PUBLISHED_KEY,
+  EXAMPLE_CLAIM_REFUND,
+  EXAMPLE_REFUND,
   EXAMPLE_SIGNATURE,
   EXAMPLE_TIME,
   EXAMPLE_UNIX_TIME,
@@ -148,15 +152,49 @@ export const eventDocumentation: Record<EventType, EventDocumentation> = {
     data: z.object({ endpoint: endpointSchema, reason: z.enum(["failing", "gone"]) }),
     example: { endpoint: { ...EXAMPLE_ENDPOINT, status: "disabled", disabledReason: "gone" }, reason: "gone" },
   },
+  "refund.created": {
+    summary: "A refund was recorded or a claim link opened",
+    description:
+      "Sent when `POST /refund` creates a refund, whatever its first status: `pending` (initiated), `succeeded` (already made; " +
+      "`refund.succeeded` follows in the same transaction) or `requires_action` (send the payer its `claimUrl`). `data` is the Refund.",
+    data: refundSchema,
+    example: EXAMPLE_CLAIM_REFUND,
+  },
+  "refund.claimed": {
+    summary: "The payer claimed a refund",
+    description:
+      "Sent when the payer gives a destination on the claim page: the refund is `pending` with `destination` set. Send the money " +
+      "there, then record it with `POST /refund/{id}` (`succeeded`, or `failed`). `data` is the Refund.",
+    data: refundSchema,
+    example: { ...EXAMPLE_CLAIM_REFUND, status: "pending", destination: "DE89 3704 0044 0532 0130 00", claimedAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME },
+  },
+  "refund.succeeded": {
+    summary: "A refund was made",
+    description:
+      "Sent when a refund is recorded as made (created `succeeded`, or moved there). The payment's `amountRefunded` and " +
+      "`refundStatus` (and its invoice's `amountRefunded`) now count it. `data` is the Refund.",
+    data: refundSchema,
+    example: EXAMPLE_REFUND,
+  },
+  "refund.failed": {
+    summary: "A refund failed",
+    description: "Sent when a refund is recorded as failed; its amount is refundable again. `failureReason` says why. `data` is the Refund.",
+    data: refundSchema,
+    example: { ...EXAMPLE_REFUND, status: "failed", succeededAt: null, failedAt: EXAMPLE_TIME, failureReason: "account_closed" },
+  },
+  "refund.canceled": {
+    summary: "A refund was canceled",
+    description:
+      "Sent when `POST /refund/{id}/cancel` cancels a refund, or a claim link expires unclaimed (`failureReason: \"claim_expired\"`). " +
+      "Its amount is refundable again. `data` is the Refund.",
+    data: refundSchema,
+    example: { ...EXAMPLE_CLAIM_REFUND, status: "canceled", failureReason: "claim_expired", canceledAt: EXAMPLE_CLAIM_REFUND.claimExpiresAt },
+  },
 };
 
 /** The body of one event type: `{type, timestamp, data}`. */
 export function eventBodySchema(type: EventType) {
-  return z.object({
-    type: z.literal(type),
-    timestamp: z.iso.datetime().describe("When the event happened (ISO 8601 UTC); the same on every retry."),
-    data: eventDocumentation[type].data,
-  });
+  return webhookPayloadSchema.extend({ type: z.literal(type), data: eventDocumentation[type].data });
 }
 
 export function eventBodyExample(type: EventType) {

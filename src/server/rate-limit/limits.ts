@@ -22,12 +22,15 @@ export interface RateLimitPolicy {
    * Whose requests count together. `merchant`: all of a merchant's keys together, so that holding more keys
    * buys no more tries (the subject of stricter limits). `api_key` and `merchant` fall back to the IP on
    * unauthenticated routes. `user`: a signed-in dashboard user (tRPC calls, which pass the user's id as the
-   * subject themselves; no REST route declares it).
+   * subject themselves; no REST route declares it). `email`: an address typed into a public dashboard form (the
+   * password reset request; no REST route declares it).
    */
-  by: "ip" | "api_key" | "merchant" | "user";
+  by: "ip" | "api_key" | "merchant" | "user" | "email";
   limit: number;
   windowSeconds: number;
   burst?: { limit: number; windowSeconds: number };
+  /** The limit in words, for the 429's detail ("At most 10 recovers an hour per merchant"); else a generic one. */
+  describe?: string;
 }
 
 /** The shape of every default limit: `perSecond` requests a second, and as many again per 10 s as a burst. */
@@ -48,10 +51,31 @@ export function apiKeyPolicy(perSecond: number): RateLimitPolicy {
 export const TEST_SEND_LIMIT: RateLimitPolicy = { name: "webhook_test", by: "merchant", limit: 10, windowSeconds: 60 };
 
 /**
+ * Recovering a window of events for an endpoint (`POST webhook/endpoint/{id}/recover`, the dashboard's "Replay
+ * since…"), API and dashboard alike: each call may queue up to 10,000 deliveries, so a script calling it in a loop
+ * would fill the outbox. 10 an hour per merchant (100,000 deliveries at most) is plenty for recovering outages.
+ */
+export const RECOVER_LIMIT: RateLimitPolicy = {
+  name: "webhook_recover",
+  by: "merchant",
+  limit: 10,
+  windowSeconds: 3600,
+  describe: "At most 10 recovers an hour per merchant (API and dashboard together)",
+};
+
+/**
  * Merchant sign-ups, `POST /merchant/register` and the dashboard's form alike (one name: one budget): cheap to
  * script and each costs an argon2 hash; 10 an hour per IP is plenty for people.
  */
 export const REGISTER_LIMIT: RateLimitPolicy = { name: "register", by: "ip", limit: 10, windowSeconds: 3600 };
+
+/**
+ * "Forgot your password?" requests (docs/team-and-security.md, "Password reset"): each may send a mail, so per
+ * client address (10 an hour) and per typed address (3 an hour, whether or not it has an account, so the limit
+ * says nothing about which do): no one fills a stranger's inbox or the mail server's quota.
+ */
+export const RESET_REQUEST_IP_LIMIT: RateLimitPolicy = { name: "password_reset_ip", by: "ip", limit: 10, windowSeconds: 3600 };
+export const RESET_REQUEST_EMAIL_LIMIT: RateLimitPolicy = { name: "password_reset_email", by: "email", limit: 3, windowSeconds: 3600 };
 
 /**
  * The public checkout, per payer IP: the page `/pay/{id}` and its status `GET /checkout/{id}` alike (one name: one
@@ -59,6 +83,12 @@ export const REGISTER_LIMIT: RateLimitPolicy = { name: "register", by: "ip", lim
  * reads the database, so a scraper guessing invoice ids is held to this.
  */
 export const CHECKOUT_LIMIT: RateLimitPolicy = { name: "checkout", by: "ip", limit: 120, windowSeconds: 60 };
+
+/**
+ * A refund claim page's form, per payer IP, on top of the checkout budget its page loads share (docs/refunds.md):
+ * a payer submits once or twice; a script trying tokens or flooding destinations is held to this.
+ */
+export const REFUND_CLAIM_LIMIT: RateLimitPolicy = { name: "refund-claim", by: "ip", limit: 10, windowSeconds: 600 };
 
 /** The default per-IP policy of unauthenticated routes and of failed authentications. */
 export function ipPolicy(perSecond: number): RateLimitPolicy {
@@ -115,7 +145,7 @@ export class RateLimits {
     if (refused.length > 0) {
       for (const { policy } of refused) observeRateLimitRefusal(policy.name);
       const retryAfter = Math.max(...refused.map((result) => secondsUntil(result.res)));
-      throw new RateLimitedError(retryAfter, headers);
+      throw new RateLimitedError(retryAfter, headers, refused.find(({ policy }) => policy.describe)?.policy.describe);
     }
     return headers;
   }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Env } from "@/env";
 import type { Executor } from "@/server/db/types";
+import type { RequestClient } from "@/server/net/request-client";
 import { ServiceError } from "./errors";
 
 /**
@@ -9,23 +10,42 @@ import { ServiceError } from "./errors";
  * act in live mode unless they name the mode of the data they act on.
  */
 export type Actor =
-  | { type: "api_key"; merchantId: string; keyId: string; livemode: boolean }
-  | { type: "user"; merchantId: string; userId: string; livemode?: boolean }
+  /**
+   * `restrictedTo`: a restricted key's (`rk_…`) granted permissions (`payments.read`, …), from its scopes; absent
+   * for a secret key (`sk_…`), which may do everything (docs/team-and-security.md, "Restricted API keys").
+   */
+  | { type: "api_key"; merchantId: string; keyId: string; livemode: boolean; restrictedTo?: ReadonlySet<string> }
+  /** A merchant's dashboard user; `sessionId` is the dashboard session acting (absent outside a session). */
+  | { type: "user"; merchantId: string; userId: string; livemode?: boolean; sessionId?: string }
   /** Support staff; `merchantId` is set when acting on one merchant's data (read-only view, retry). */
-  | { type: "staff"; userId: string; merchantId?: string; livemode?: boolean }
+  | { type: "staff"; userId: string; merchantId?: string; livemode?: boolean; sessionId?: string }
   | { type: "system"; merchantId?: string; livemode?: boolean }
   /** An unauthenticated caller (register, login); `ip` feeds rate limits, never stored. */
   | { type: "anonymous"; ip?: string };
 
 export interface ServiceContext {
   requestId: string;
+  /** The primary (or the transaction the verb runs in): every write, and every read a write depends on. */
   db: Executor;
+  /**
+   * Where lists, search, statistics, exports and reconciliation's reads go: a replica when one is configured and
+   * has replayed this actor's own writes, else the primary (docs/operations.md, "Pooler and replica"). Inside a
+   * transaction it is that transaction.
+   */
+  reader: Executor;
   actor: Actor;
   log: Logger;
   env: Env;
   /** Injected clock: tests move time instead of sleeping. */
   now: () => Date;
+  /**
+   * Where the request came from (the client's address, its User-Agent), for the audit log; absent for the system and
+   * scripts. Adapters take it from the request (REST, tRPC, the dashboard's forms); verbs never read a request.
+   */
+  client?: RequestClient;
 }
+
+export type { RequestClient };
 
 /** The merchant whose data this context may touch, or a 401-style error when there is none. */
 export function requireMerchantId(ctx: ServiceContext): string {
@@ -93,6 +113,16 @@ export function requireStaff(ctx: ServiceContext): Extract<Actor, { type: "staff
   return ctx.actor;
 }
 
+/**
+ * Who a read-after-write guarantee is for (db/read-routing.ts): an API key, or a dashboard user (merchant or staff).
+ * The system and anonymous callers read what the replica has.
+ */
+export function writerOf(actor: Actor): string | undefined {
+  if (actor.type === "api_key") return `key:${actor.keyId}`;
+  if (actor.type === "user" || actor.type === "staff") return `user:${actor.userId}`;
+  return undefined;
+}
+
 /** Id written to the audit log for the acting principal. */
 export function actorId(actor: Actor): string | null {
   switch (actor.type) {
@@ -115,5 +145,24 @@ export function inTransaction(ctx: ServiceContext, tx: Executor): ServiceContext
   return Object.defineProperties({} as ServiceContext, {
     ...Object.getOwnPropertyDescriptors(ctx),
     db: { value: tx, enumerable: true, writable: true, configurable: true },
+    reader: { value: tx, enumerable: true, writable: true, configurable: true },
   });
+}
+
+/** The same context reading from the primary: a verb that reads back what it has just written, in the same request. */
+export function readingPrimary(ctx: ServiceContext): ServiceContext {
+  return Object.defineProperties({} as ServiceContext, {
+    ...Object.getOwnPropertyDescriptors(ctx),
+    reader: { value: ctx.db, enumerable: true, writable: true, configurable: true },
+  });
+}
+
+/**
+ * The signed-in person acting on their own account (password, second factors, sessions): any dashboard user,
+ * merchant's or staff, whatever their role; no merchant permission is involved. `sessionId` is the session asking.
+ */
+export function requireSelf(ctx: ServiceContext): { userId: string; sessionId?: string } {
+  const { actor } = ctx;
+  if (actor.type === "user" || actor.type === "staff") return { userId: actor.userId, sessionId: actor.sessionId };
+  throw new ServiceError("unauthenticated", "Sign in first.");
 }

@@ -14,7 +14,8 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    /** `members`: the problem's own members beside the standard ones (`refundable`), documented with its code. */
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; members?: Record<string, string> } = {},
   ) {
     super(detail);
     this.name = "ServiceError";
@@ -43,8 +44,9 @@ export class NotFoundError extends ServiceError {
 }
 
 export class RateLimitedError extends ServiceError {
-  constructor(readonly retryAfterSeconds: number, headers: Record<string, string> = {}) {
-    super("rate_limited", `Too many requests. Retry after ${retryAfterSeconds} s.`, {
+  /** `limit`: the exhausted limit in words, when it is not the general one (the detail names it). */
+  constructor(readonly retryAfterSeconds: number, headers: Record<string, string> = {}, limit?: string) {
+    super("rate_limited", `${limit ? `Too many requests: ${limit}.` : "Too many requests."} Retry after ${retryAfterSeconds} s.`, {
       headers: { "retry-after": String(retryAfterSeconds), ...headers },
     });
     this.name = "RateLimitedError";

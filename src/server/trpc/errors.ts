@@ -64,7 +64,9 @@ export function serviceErrorOf(error: unknown): ServiceError | undefined {
  * error per issue (`input.name`), the way REST reports `body.name`. tRPC reports these as BAD_REQUEST with
  * the ZodError as cause; a ZodError anywhere else (an output schema, a verb's own `.parse`) is a bug, a 500.
  */
-export function inputValidationErrorOf(error: TRPCError): ValidationError | undefined {
+export function inputValidationErrorOf(error: TRPCError, submission = false): ValidationError | undefined {
   if (error.code !== "BAD_REQUEST" || !(error.cause instanceof ZodError)) return undefined;
-  return new ValidationError(fieldErrorsFromZod("input", error.cause.issues));
+  // A form submission's fields are named as the procedure's input's (`input.name`), not `input.input.name`.
+  const issues = submission ? error.cause.issues.map((issue) => ({ ...issue, path: issue.path[0] === "input" ? issue.path.slice(1) : issue.path })) : error.cause.issues;
+  return new ValidationError(fieldErrorsFromZod("input", issues));
 }

@@ -1,14 +1,18 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { newId } from "@/lib/ids";
-import type { SessionUser } from "@/server/auth/session";
+import type { SessionUser } from "@/server/services/users/session-user";
 import type { Runtime } from "@/server/runtime";
-import { createServiceContext } from "@/server/services/create-context";
+import { createServiceContext, noteWrite } from "@/server/services/create-context";
+import type { Actor, RequestClient } from "@/server/services/context";
 import { guardInput } from "@/server/services/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
-import { isServiceError, ValidationError } from "@/server/services/errors";
+import { holds, holdsAny, may, SELF_SERVICE, type Permission } from "@/server/auth/permissions";
+import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
+import { isSubmissionShape } from "./submission";
+import { VIEW_AS_ROLE, viewAsActor } from "./view-as";
 
 export interface TrpcContext {
   runtime: Runtime;
@@ -16,13 +20,23 @@ export interface TrpcContext {
   requestId: string;
   /** The dashboard's test-mode switch (auth/dashboard-mode.ts): merchant procedures act in this mode. */
   livemode: boolean;
+  /** The browser's address and User-Agent, for the audit log. */
+  client?: RequestClient;
 }
 
-export function createTrpcContext(runtime: Runtime, session: SessionUser | null, livemode = true): TrpcContext {
-  return { runtime, session, requestId: newId("request"), livemode };
+export function createTrpcContext(runtime: Runtime, session: SessionUser | null, livemode = true, client?: RequestClient): TrpcContext {
+  return { runtime, session, requestId: newId("request"), livemode, client };
 }
 
-const t = initTRPC.context<TrpcContext>().create({
+/**
+ * What every procedure declares (a test fails on one that does not): the permissions of which the caller needs
+ * one (auth/permissions.ts), or "public" for the few open to anyone (health, who is signed in).
+ */
+export interface ProcedureMeta {
+  permission: readonly Permission[] | "public";
+}
+
+const t = initTRPC.context<TrpcContext>().meta<ProcedureMeta>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const serviceError = serviceErrorOf(error);
@@ -36,6 +50,8 @@ const t = initTRPC.context<TrpcContext>().create({
         stack: undefined,
         code: serviceError?.code ?? shape.data.code,
         errors: serviceError?.errors,
+        // A code's own members (`refundable` of refund_exceeds_payment), as REST's problem carries them.
+        ...serviceError?.options.members,
       },
     };
   },
@@ -48,11 +64,12 @@ export const createCallerFactory = t.createCallerFactory;
  * Turns ServiceErrors thrown by verbs, input refused by a procedure's schema, and an unreachable database
  * (SERVICE_UNAVAILABLE, as REST's 503), into tRPC errors with the matching code, so the error formatter answers with the catalogue's code and field errors.
  */
-const serviceErrors = t.middleware(async ({ next }) => {
+const serviceErrors = t.middleware(async ({ next, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
-  const serviceError = isServiceError(cause) ? cause : (inputValidationErrorOf(result.error) ?? databaseUnavailableError(cause));
+  const submission = isSubmissionShape(await getRawInput().catch(() => undefined));
+  const serviceError = isServiceError(cause) ? cause : (inputValidationErrorOf(result.error, submission) ?? databaseUnavailableError(cause));
   if (serviceError) throw toTrpcError(serviceError);
   return result;
 });
@@ -62,12 +79,28 @@ const serviceErrors = t.middleware(async ({ next }) => {
  * surrogates) would otherwise reach a query and come back as a 500, and absurd nesting would reach zod.
  */
 const storableInput = t.middleware(async ({ getRawInput, next }) => {
-  const refused = guardInput("input", await getRawInput());
+  const raw = await getRawInput();
+  // A form submission's input is checked as the procedure's input (`input.name`); its key by its schema.
+  const refused = guardInput("input", isSubmissionShape(raw) ? raw.input : raw);
   if (refused.length > 0) throw new ValidationError(refused);
   return next();
 });
 
-export const publicProcedure = t.procedure.use(serviceErrors).use(storableInput);
+/** While a staff session views a merchant, nothing is changed through any procedure (trpc/view-as.ts). */
+const readOnlyWhileViewingAs = t.middleware(({ ctx, type, path, next }) => {
+  viewAsActor(ctx.session, ctx.runtime.now(), { type, path });
+  return next();
+});
+
+const baseProcedure = t.procedure.use(serviceErrors).use(storableInput).use(readOnlyWhileViewingAs);
+
+/** Open to anyone, signed in or not: health and "who is signed in". */
+export const publicProcedure = baseProcedure.meta({ permission: "public" });
+
+/** Refused: FORBIDDEN with code `forbidden`, naming the permission (the member's role lacks it). */
+function refuse(permission: Permission): never {
+  throw new ServiceError("forbidden", `Your role may not do this: it needs the ${permission} permission.`, { members: { permission } });
+}
 
 /**
  * Counts a signed-in user's call against RATE_LIMIT_PER_USER; over it, the call is refused with
@@ -78,31 +111,70 @@ async function countCall(ctx: TrpcContext, session: SessionUser): Promise<void> 
   await rateLimitsFor(ctx.runtime).consume([{ policy, subject: session.id }]);
 }
 
-/** A signed-in merchant user; the service context acts for their merchant only, in the switch's mode. */
-export const merchantProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const session = ctx.session;
-  if (!session || session.role !== "merchant" || !session.merchantId) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in as a merchant." });
+/** After a mutation (done or failed), the user's next reads see what it changed, even from a replica. */
+async function readsFollow<T>(type: string, runtime: Runtime, actor: Actor, result: Promise<T>): Promise<T> {
+  try {
+    return await result;
+  } finally {
+    if (type === "mutation") noteWrite(runtime, actor);
   }
+}
+
+/**
+ * A signed-in member of a merchant's team whose role may use `permission` (in test mode, `test_mode.write`
+ * grants the writes of TEST_MODE_RESOURCES: `may`). The service context acts for the merchant their session acts
+ * for only, in the switch's mode. Every merchant procedure is built as `merchantProcedure("<permission>")`.
+ * Staff viewing as a merchant read what the team's viewer may read, as themselves, in live mode (trpc/view-as.ts).
+ */
+export const merchantProcedure = (permission: Permission) =>
+  baseProcedure.meta({ permission: [permission] }).use(async ({ ctx, next, type, path }) => {
+    const session = ctx.session;
+    if (!session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in as a merchant." });
+    const viewingAs = viewAsActor(session, ctx.runtime.now(), { type, path });
+    if (viewingAs ? !holds(VIEW_AS_ROLE, permission) : session.role !== "merchant" || !session.merchantId || !may(session.access, permission, ctx.livemode)) {
+      refuse(permission);
+    }
+    await countCall(ctx, session);
+    const service = createServiceContext(
+      ctx.runtime,
+      viewingAs ?? { type: "user", userId: session.id, merchantId: session.merchantId!, livemode: ctx.livemode, sessionId: session.sessionId },
+      ctx.requestId,
+      ctx.client,
+    );
+    const merchantSession = viewingAs ? { ...session, merchantId: viewingAs.merchantId } : session;
+    return readsFollow(type, ctx.runtime, service.actor, next({ ctx: { ...ctx, session: merchantSession, service } }));
+  });
+
+/**
+ * Support staff whose staff role holds `permission` (a `staff.*` one); verbs acting on one merchant's data take a
+ * context built with `forMerchant`. Staff act in live mode (docs/test-mode.md): the switch is the merchant's.
+ */
+export const staffProcedure = (permission: Permission & `staff.${string}`) =>
+  baseProcedure.meta({ permission: [permission] }).use(async ({ ctx, next, type }) => {
+  const session = ctx.session;
+  if (!session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in as support staff." });
+  if (session.role !== "staff" || !may(session.access, permission, true)) refuse(permission);
   await countCall(ctx, session);
-  const service = createServiceContext(
-    ctx.runtime,
-    { type: "user", userId: session.id, merchantId: session.merchantId, livemode: ctx.livemode },
-    ctx.requestId,
-  );
-  return next({ ctx: { ...ctx, session, service } });
+  const service = createServiceContext(ctx.runtime, { type: "staff", userId: session.id, sessionId: session.sessionId }, ctx.requestId, ctx.client);
+  const forMerchant = (merchantId: string) =>
+    createServiceContext(ctx.runtime, { type: "staff", userId: session.id, merchantId, sessionId: session.sessionId }, ctx.requestId, ctx.client);
+  return readsFollow(type, ctx.runtime, service.actor, next({ ctx: { ...ctx, session, service, forMerchant } }));
 });
 
 /**
- * Support staff; verbs acting on one merchant's data take a context built with `forMerchant`. Staff act in live
- * mode (docs/test-mode.md): the switch is the merchant's.
+ * The signed-in user acting on their own account (password, second factors, sessions): any role of either
+ * audience, through SELF_SERVICE in the permission table (auth/permissions.ts). Verbs take the user from the
+ * context (`requireSelf`), never from input, so no merchant permission is involved.
  */
-export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export const selfProcedure = baseProcedure.meta({ permission: SELF_SERVICE }).use(async ({ ctx, next }) => {
   const session = ctx.session;
-  if (!session || session.role !== "staff") throw new TRPCError({ code: "FORBIDDEN", message: "Support staff only." });
+  if (!session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
+  if (!holdsAny(session.access, SELF_SERVICE)) refuse(SELF_SERVICE.find((permission) => permission.startsWith(session.role === "staff" ? "staff." : "own_"))!);
   await countCall(ctx, session);
-  const service = createServiceContext(ctx.runtime, { type: "staff", userId: session.id }, ctx.requestId);
-  const forMerchant = (merchantId: string) =>
-    createServiceContext(ctx.runtime, { type: "staff", userId: session.id, merchantId }, ctx.requestId);
-  return next({ ctx: { ...ctx, session, service, forMerchant } });
+  const actor =
+    session.role === "staff"
+      ? ({ type: "staff", userId: session.id, sessionId: session.sessionId } as const)
+      : ({ type: "user", userId: session.id, merchantId: session.merchantId!, sessionId: session.sessionId } as const);
+  const service = createServiceContext(ctx.runtime, actor, ctx.requestId, ctx.client);
+  return next({ ctx: { ...ctx, session, service } });
 });

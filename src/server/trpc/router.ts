@@ -1,5 +1,6 @@
 import { createRouter } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
+import { auditLogRouter } from "./routers/audit-log";
 import { healthRouter } from "./routers/health";
 import { invoicesRouter } from "./routers/invoices";
 import { merchantsRouter } from "./routers/merchants";
@@ -11,7 +12,9 @@ import { deliveriesRouter } from "./routers/deliveries";
 import { eventsRouter } from "./routers/events";
 import { publishedKeysRouter } from "./routers/published-keys";
 import { reconciliationRouter } from "./routers/reconciliation";
+import { refundsRouter } from "./routers/refunds";
 import { staffRouter } from "./routers/staff";
+import { teamRouter } from "./routers/team";
 
 /** The dashboard's API: thin routers over the same service verbs as REST. */
 export const appRouter = createRouter({
@@ -28,6 +31,9 @@ export const appRouter = createRouter({
   deliveries: deliveriesRouter,
   publishedKeys: publishedKeysRouter,
   reconciliation: reconciliationRouter,
+  refunds: refundsRouter,
+  team: teamRouter,
+  auditLog: auditLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

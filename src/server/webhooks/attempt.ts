@@ -2,9 +2,10 @@ import type { Logger } from "pino";
 import type { Executor } from "@/server/db/types";
 import { observeWebhookAttempt } from "@/server/metrics/observe";
 import { linksTo, withSpan } from "@/server/tracing/span";
-import type { WebhookSigningKey } from "./asymmetric";
+import type { WebhookSigningKey } from "@/server/crypto/webhook-signing-key";
 import type { BreakerOptions } from "./breaker";
 import type { Claim } from "./claim";
+import type { EndpointDisabler } from "./health";
 import { sendWebhook, type AgentPool, type AttemptOutcome, type SendInput } from "./http-sender";
 import { webhookBody } from "./payload";
 import { createAttemptRecorder, type AttemptRecorder, type DeliveryResult } from "./record";
@@ -29,6 +30,8 @@ export interface DeliveryDeps {
   breaker?: BreakerOptions;
   /** How long an endpoint may fail every attempt before it is disabled (health.ts). */
   disableAfterMs?: number;
+  /** What disabling an endpoint does: a service, given by the process (health.ts). */
+  disableEndpoint: EndpointDisabler;
   /** Keep-alive connections to reuse (the worker's); without one, every attempt opens its own. */
   agents?: AgentPool;
   /** Records attempts (the worker's batches them); without one, the attempt is recorded on its own. */
@@ -72,13 +75,14 @@ export function attemptDelivery(deps: DeliveryDeps, loaded: LoadedDelivery): Pro
   });
 }
 
-async function attempt(deps: DeliveryDeps, { delivery, event, secrets }: LoadedDelivery): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
+async function attempt(deps: DeliveryDeps, loaded: LoadedDelivery): Promise<{ result: DeliveryResult; outcome: AttemptOutcome }> {
+  const { delivery, event, secrets } = loaded;
   const body = webhookBody(event);
   const sentAt = deps.now();
   const headers = signatureHeaders({ id: event.id, timestamp: Math.floor(sentAt.getTime() / 1000), body, secrets, signingKeys: deps.signingKeys });
   const outcome = await sendWebhook({ url: delivery.url, headers, body, allowPrivateTargets: deps.allowPrivateTargets, ...deps.send, agents: deps.agents });
   const recorder = deps.recorder ?? createAttemptRecorder(deps);
-  const result = await recorder.record(delivery, outcome, sentAt);
+  const result = await recorder.record(loaded, outcome, sentAt);
   observeWebhookAttempt({ result, errorClass: outcome.errorClass, dueAt: delivery.nextAttemptAt ?? delivery.createdAt, sentAt, first: delivery.attemptCount === 0 });
   return { result, outcome };
 }

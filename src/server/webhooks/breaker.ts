@@ -74,7 +74,7 @@ export async function recordEndpointOutcomes(
       })),
     )
     .onConflictDoUpdate({
-      target: [webhookEndpointBreakers.endpointId],
+      target: [webhookEndpointBreakers.merchantId, webhookEndpointBreakers.endpointId],
       set: {
         consecutiveFailures: total,
         openUntil: sql`case when ${total} >= ${failureThreshold}::int then ${openUntil.toISOString()}::text::timestamptz else null end`,

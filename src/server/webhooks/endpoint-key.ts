@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 
 /*
@@ -9,17 +9,14 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 export const ENDPOINT_KEY_COLUMNS = ["endpoint_id"] as const;
 
 export interface EndpointKey {
+  /** The endpoint's merchant: it leads the breaker's key (docs/operations.md, "Past one primary"), not the grouping. */
+  merchantId: string;
   endpointId: string;
 }
 
 /** The key as one string, for grouping in memory. */
 export function endpointKeyText(key: EndpointKey): string {
   return key.endpointId;
-}
-
-/** The key columns of a table alias in SQL: `d.endpoint_id`. */
-export function endpointKeySql(alias: string): SQL {
-  return sql.raw(ENDPOINT_KEY_COLUMNS.map((column) => `${alias}.${column}`).join(", "));
 }
 
 /** A query-builder condition: the row of `table` belongs to one of `keys`. */
@@ -29,5 +26,5 @@ export function isOneOfEndpoints(table: { endpointId: AnyPgColumn }, keys: reado
 
 /** The endpoint a delivery goes to. */
 export function endpointKeyOf(delivery: EndpointKey): EndpointKey {
-  return { endpointId: delivery.endpointId };
+  return { merchantId: delivery.merchantId, endpointId: delivery.endpointId };
 }

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
-import { webhookDeliveries, webhookEndpoints } from "@/server/db/schema";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "@/server/db/schema";
 import type { Transaction } from "@/server/db/types";
-import { disableEndpoint } from "@/server/services/webhook-endpoints/state";
 import type { AttemptOutcome } from "./http-sender";
+import { isNotTestSendDelivery } from "./test-sends";
 
 /*
  * Endpoint health (docs/webhooks.md, "Endpoint health"), moved with each batch of recorded attempts: an endpoint
@@ -14,12 +14,18 @@ import type { AttemptOutcome } from "./http-sender";
 
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
+/**
+ * Disables an endpoint whose row the caller holds locked, and tells the merchant: a service
+ * (services/webhook-endpoints/state.ts), handed to the engine by the process that runs it (background/start.ts).
+ */
+export type EndpointDisabler = (tx: Transaction, input: { endpoint: WebhookEndpointRow; reason: "failing" | "gone"; now: Date }) => Promise<unknown>;
+
 export interface HealthAttempt {
   endpointId: string;
   outcome: AttemptOutcome;
 }
 
-export async function recordEndpointHealth(tx: Transaction, attempts: readonly HealthAttempt[], input: { now: Date; disableAfterMs: number }): Promise<void> {
+export async function recordEndpointHealth(tx: Transaction, attempts: readonly HealthAttempt[], input: { now: Date; disableAfterMs: number; disableEndpoint: EndpointDisabler }): Promise<void> {
   // The last attempt of each endpoint in the batch says where it stands; a 410 anywhere in it means gone.
   const last = new Map<string, { ok: boolean; gone: boolean }>();
   for (const { endpointId, outcome } of attempts) {
@@ -28,7 +34,7 @@ export async function recordEndpointHealth(tx: Transaction, attempts: readonly H
   }
   const failing = [...last].filter(([, state]) => !state.ok || state.gone).map(([id]) => id);
   const answered = [...last].filter(([, state]) => state.ok && !state.gone).map(([id]) => id);
-  const { now } = input;
+  const { now, disableEndpoint } = input;
   if (answered.length > 0) {
     await tx
       .update(webhookEndpoints)
@@ -44,7 +50,7 @@ export async function recordEndpointHealth(tx: Transaction, attempts: readonly H
       await tx
         .update(webhookDeliveries)
         .set({ nextAttemptAt: null })
-        .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), ne(webhookDeliveries.nextTrigger, "test")));
+        .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.nextAttemptAt), isNotTestSendDelivery));
     } else if (last.get(row.id)!.gone) {
       await disableEndpoint(tx, { endpoint: row, reason: "gone", now });
     } else if (row.failingSince === null) {

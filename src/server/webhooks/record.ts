@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Logger } from "pino";
+import { isTestSendEvent } from "@/lib/event-types";
 import { newId } from "@/lib/ids";
 import { deliveryAttempts, webhookDeliveries } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { withTransaction } from "@/server/db/transaction";
 import { BREAKER_DEFAULTS, isEndpointFailure, recordEndpointOutcomes, type BreakerOptions } from "./breaker";
-import type { ClaimedDelivery } from "./claim";
+import type { Claim, ClaimedDelivery } from "./claim";
 import { endpointKeyOf } from "./endpoint-key";
-import { DEFAULT_DISABLE_AFTER_MS, recordEndpointHealth } from "./health";
+import { DEFAULT_DISABLE_AFTER_MS, recordEndpointHealth, type EndpointDisabler } from "./health";
 import type { AttemptOutcome } from "./http-sender";
 import { honoursRetryAfter, nextRetryDelay, parseRetryAfter } from "./schedule";
 
@@ -22,23 +23,27 @@ export interface RecorderDeps {
   breaker?: BreakerOptions;
   /** How long an endpoint may fail every attempt before it is disabled (health.ts). */
   disableAfterMs?: number;
+  /** What disabling an endpoint does (health.ts). */
+  disableEndpoint: EndpointDisabler;
 }
 
 export interface AttemptRecorder {
-  /** Records an attempt; resolves once it is committed, with what became of the delivery. */
-  record(delivery: ClaimedDelivery, outcome: AttemptOutcome, sentAt: Date): Promise<DeliveryResult>;
+  /** Records an attempt of a claim; resolves once it is committed, with what became of the delivery. */
+  record(claim: Pick<Claim, "delivery" | "event">, outcome: AttemptOutcome, sentAt: Date): Promise<DeliveryResult>;
 }
 
 interface PlannedAttempt {
   delivery: ClaimedDelivery;
   outcome: AttemptOutcome;
+  /** Whether it tells anything about its endpoint: a test send (and its retries) never does. */
+  judgesEndpoint: boolean;
   /** The delivery's state once this attempt counts (if its lease still holds). */
   next: Pick<typeof webhookDeliveries.$inferInsert, "status" | "attemptCount" | "nextAttemptAt" | "lastStatusCode" | "lastError" | "deliveredAt" | "failedAt">;
   attempt: typeof deliveryAttempts.$inferInsert;
 }
 
 /** Decides what an attempt does to its delivery (next state, next time) and lays out its attempt row. */
-function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: AttemptOutcome, sentAt: Date): PlannedAttempt {
+function planAttempt(deps: RecorderDeps, { delivery, event }: Pick<Claim, "delivery" | "event">, outcome: AttemptOutcome, sentAt: Date): PlannedAttempt {
   const now = deps.now();
   const attemptCount = delivery.attemptCount + 1;
   let status: "delivered" | "pending" | "failed" = "delivered";
@@ -55,6 +60,7 @@ function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: Att
   return {
     delivery,
     outcome,
+    judgesEndpoint: !isTestSendEvent(event.type),
     next: {
       status,
       attemptCount,
@@ -68,6 +74,7 @@ function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: Att
       id: newId("attempt"),
       deliveryId: delivery.id,
       merchantId: delivery.merchantId,
+      eventCreatedAt: delivery.eventCreatedAt,
       trigger: delivery.nextTrigger,
       queuedAt: delivery.nextAttemptAt ?? delivery.createdAt,
       sentAt,
@@ -86,7 +93,8 @@ function planAttempt(deps: RecorderDeps, delivery: ClaimedDelivery, outcome: Att
  * One transaction for a batch of attempts: each moves its delivery on only while the delivery is still
  * `delivering` under the lease it was claimed with (a worker that lost its claim changes nothing), every
  * attempt is inserted whatever happened to its delivery (it was made either way), and the endpoints' breakers
- * move. The updates are issued together, so the driver can pipeline them.
+ * move. The updates are issued together, so the connection pipelines them (db/open.ts): one round trip for
+ * the batch, which holds its endpoints' delivery slots until it commits (BENCHMARKS.md, case 5).
  */
 async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttempt[]): Promise<DeliveryResult[]> {
   const now = deps.now();
@@ -117,8 +125,9 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
     }
     const attempts = planned.filter((entry) => existing.has(entry.delivery.id)).map((entry) => entry.attempt);
     if (attempts.length > 0) await tx.insert(deliveryAttempts).values(attempts);
-    // Test sends go to a URL the merchant typed for the test, not necessarily the endpoint: they do not count.
-    const counted = planned.filter((entry) => entry.delivery.nextTrigger !== "test");
+    // Test sends and their retries go to a URL the merchant typed for the test, not necessarily the endpoint's:
+    // they do not count (decided by the event, not by the trigger, which a retry makes `manual`).
+    const counted = planned.filter((entry) => entry.judgesEndpoint);
     if (counted.length > 0) {
       await recordEndpointOutcomes(
         tx,
@@ -132,7 +141,7 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
       await recordEndpointHealth(
         tx,
         counted.map(({ delivery, outcome }) => ({ endpointId: delivery.endpointId, outcome })),
-        { now, disableAfterMs: deps.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS },
+        { now, disableAfterMs: deps.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS, disableEndpoint: deps.disableEndpoint },
       );
     }
     return updates.map((rows) => rows.length > 0);
@@ -174,9 +183,9 @@ export function createAttemptRecorder(deps: RecorderDeps, options: { maxBatch?: 
   };
 
   return {
-    record(delivery, outcome, sentAt) {
+    record(claim, outcome, sentAt) {
       return new Promise<DeliveryResult>((resolve, reject) => {
-        queue.push({ planned: planAttempt(deps, delivery, outcome, sentAt), resolve, reject });
+        queue.push({ planned: planAttempt(deps, claim, outcome, sentAt), resolve, reject });
         if (!flushing) {
           // Start once the current tick is over, so attempts ending together share the first transaction too.
           flushing = true;

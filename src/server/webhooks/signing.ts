@@ -1,13 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { decodePrefixedBase64, isBase64 } from "@/lib/base64";
-import { ASYMMETRIC_SIGNATURE_VERSION, type WebhookSigningKey } from "./asymmetric";
+import { ASYMMETRIC_SIGNATURE_VERSION, type WebhookSigningKey } from "@/server/crypto/webhook-signing-key";
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): HMAC-SHA256 over "id.timestamp.body",
  * sent as `webhook-signature: v1,<base64>`, one entry per valid secret (space-separated), so a receiver
  * still holding the previous secret keeps verifying during a rotation. Receivers using the official
  * `standardwebhooks` or `svix` libraries verify these unchanged. With the service's signing keys configured,
- * a `v1a` Ed25519 signature per key follows them (asymmetric.ts); verifiers of `v1` skip those, as the spec asks.
+ * a `v1a` Ed25519 signature per key follows them (crypto/webhook-signing-key.ts); verifiers of `v1` skip those, as the spec asks.
  */
 
 export const SECRET_PREFIX = "whsec_";

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray } from "drizzle-orm";
-import { sql } from "drizzle-orm";
 import { webhookEndpointBreakers, webhookEndpoints } from "@/server/db/schema";
+import { notifyAtCommit } from "@/server/db/sql/notify";
 import type { Executor } from "@/server/db/types";
 
 /**
@@ -12,7 +12,7 @@ export const WAKE_CHANNEL = "webhook_deliveries_due";
 
 /** Wakes the workers once the caller's transaction commits (PostgreSQL sends one notification per transaction). */
 export async function notifyDeliveriesDue(tx: Executor): Promise<void> {
-  await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, '')`);
+  await notifyAtCommit(tx, WAKE_CHANNEL);
 }
 
 /**

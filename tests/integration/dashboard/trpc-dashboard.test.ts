@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../../src/server/db/schema";
-import type { SessionUser } from "../../../src/server/auth/session";
+import type { SessionUser } from "../../../src/server/services/users/session-user";
 import { deliveryAsCurl } from "../../../src/server/services/webhooks/curl";
 import { testClient, type TestClient } from "../../support/client";
 import { dashboardAs, merchantSession } from "../../support/dashboard";
@@ -56,7 +56,7 @@ describe("events.forSubject", () => {
     expect(history.data[0]!.deliveries).toEqual([
       expect.objectContaining({ status: "pending", url: "https://hooks.example.com/a", attemptCount: 0 }),
     ]);
-    await expect(as(staff).events.forSubject({ subjectId: created.body.id })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(as(staff).events.forSubject({ subjectId: created.body.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
   it("answers another merchant's payment, an unknown payment and a non-payment id with not_found, as REST does", async () => {

@@ -1,11 +1,11 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionUser } from "../../../src/server/auth/session";
+import type { SessionUser } from "../../../src/server/services/users/session-user";
 import { createTrpcContext } from "../../../src/server/trpc/init";
 import { appRouter } from "../../../src/server/trpc/router";
 import { testClient, type TestClient } from "../../support/client";
-import { dashboardAs, merchantSession } from "../../support/dashboard";
+import { dashboardAs, merchantSession, submitted } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { rowCounter } from "../../support/row-counts";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
@@ -62,7 +62,7 @@ describe("tRPC input the database cannot store", () => {
   const NUL = "a\u0000b";
   const LONE_SURROGATE = "a\ud800b";
   const cases: [string, () => Promise<unknown>, string][] = [
-    ["apiKeys.create", () => as(merchantUser).apiKeys.create({ name: NUL }), "input.name"],
+    ["apiKeys.create", () => as(merchantUser).apiKeys.create(submitted({ name: NUL })), "input.name"],
     ["merchants.update", () => as(merchantUser).merchants.update({ name: NUL }), "input.name"],
     ["merchants.update (unpaired surrogate)", () => as(merchantUser).merchants.update({ name: LONE_SURROGATE }), "input.name"],
     ["events.forSubject", () => as(merchantUser).events.forSubject({ subjectId: NUL }), "input.subjectId"],
@@ -84,7 +84,7 @@ describe("tRPC input the database cannot store", () => {
       cause: { code: "validation_failed", errors: [{ path: "input.na\u0000me" }] },
     });
     const keys = [{ jwk: deeplyNested(), use: "sig" as const }];
-    await expect(as(merchantUser).publishedKeys.publish({ keys })).rejects.toMatchObject({
+    await expect(as(merchantUser).publishedKeys.publish(submitted({ keys }))).rejects.toMatchObject({
       cause: { code: "validation_failed", errors: [{ message: "nests deeper than 32 levels" }] },
     });
   });
@@ -92,7 +92,7 @@ describe("tRPC input the database cannot store", () => {
   it("writes nothing when it refuses", async () => {
     const countRows = await rowCounter(runtime.database.db);
     const before = await countRows();
-    await expect(as(merchantUser).apiKeys.create({ name: NUL })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(as(merchantUser).apiKeys.create(submitted({ name: NUL }))).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(as(merchantUser).merchants.update({ name: NUL })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await countRows()).toEqual(before);
     expect((await as(merchantUser).merchants.profile()).name).toBe(shop.merchant.name);
@@ -101,8 +101,8 @@ describe("tRPC input the database cannot store", () => {
 
 describe("tRPC input validation errors over HTTP", () => {
   it("answer with the catalogue's validation_failed, field paths like REST's and a sentence naming the field, not zod's issue dump", async () => {
-    const { apiKey } = await as(merchantUser).apiKeys.create({ name: "to roll" });
-    const unknownField = await overHttp(merchantUser, "apiKeys.roll", { id: apiKey.id, overlapHours: 0 });
+    const { apiKey } = await as(merchantUser).apiKeys.create(submitted({ name: "to roll" }));
+    const unknownField = await overHttp(merchantUser, "apiKeys.roll", submitted({ id: apiKey.id, overlapHours: 0 }));
     expect(unknownField.status).toBe(400);
     expect(unknownField.error).toMatchObject({
       message: 'The request has invalid fields. Unrecognized key: "overlapHours"',
@@ -113,7 +113,7 @@ describe("tRPC input validation errors over HTTP", () => {
       },
     });
 
-    const blankName = await overHttp(merchantUser, "apiKeys.create", { name: "  " });
+    const blankName = await overHttp(merchantUser, "apiKeys.create", submitted({ name: "  " }));
     expect(blankName.status).toBe(400);
     expect(blankName.error!.message).toMatch(/^The request has invalid fields\. name: \S/);
     expect(blankName.error!.data).toMatchObject({ code: "validation_failed", errors: [{ path: "input.name", message: expect.any(String) }] });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../../src/server/db/schema";
 import { testClient, type TestClient } from "../../support/client";
-import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
+import { dashboardAs, merchantSession, STAFF_SESSION, submitted } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { externalId } from "../../support/payments";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
@@ -25,9 +25,9 @@ const staff = () => dashboardAs(runtime, STAFF_SESSION);
 
 describe("invoices in the dashboard", () => {
   it("create, list, get with events, void and the overview counts, for the merchant's own only", async () => {
-    const created = await merchant().invoices.create({ amount: "12.00", currency: "EUR", orderId: externalId("o") });
+    const created = await merchant().invoices.create(submitted({ amount: "12.00", currency: "EUR", orderId: externalId("o") }));
     expect(created).toMatchObject({ status: "open", amount: "12.00" });
-    const paid = await merchant().invoices.create({ amount: "3.00", currency: "EUR" });
+    const paid = await merchant().invoices.create(submitted({ amount: "3.00", currency: "EUR" }));
     await api.post("/payment/confirm", { key: shop.apiKey, body: { externalId: externalId("p"), amount: "3.00", currency: "EUR", invoiceId: paid.id } });
 
     const list = await merchant().invoices.list({ limit: 10 });
@@ -48,17 +48,17 @@ describe("invoices in the dashboard", () => {
   });
 
   it("staff mark an invoice paid or void with a reason: statusDetail marked, event, audit row", async () => {
-    const toPay = await merchant().invoices.create({ amount: "7.00", currency: "EUR" });
-    const toVoid = await merchant().invoices.create({ amount: "7.00", currency: "EUR" });
-    await expect(merchant().invoices.staff.markPaid({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const toPay = await merchant().invoices.create(submitted({ amount: "7.00", currency: "EUR" }));
+    const toVoid = await merchant().invoices.create(submitted({ amount: "7.00", currency: "EUR" }));
+    await expect(merchant().invoices.staff.markPaid(submitted({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "x" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
 
-    const paid = await staff().invoices.staff.markPaid({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "Bank transfer seen on statement 42" });
+    const paid = await staff().invoices.staff.markPaid(submitted({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "Bank transfer seen on statement 42" }));
     expect(paid).toMatchObject({ status: "paid", statusDetail: "marked", amountPaid: "0.00" });
-    const voided = await staff().invoices.staff.markVoid({ merchantId: shop.merchant.id, invoiceId: toVoid.id, reason: "Customer cancelled by phone" });
+    const voided = await staff().invoices.staff.markVoid(submitted({ merchantId: shop.merchant.id, invoiceId: toVoid.id, reason: "Customer cancelled by phone" }));
     expect(voided).toMatchObject({ status: "void", statusDetail: "marked" });
-    await expect(staff().invoices.staff.markVoid({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "again" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(staff().invoices.staff.markVoid(submitted({ merchantId: shop.merchant.id, invoiceId: toPay.id, reason: "again" }))).rejects.toMatchObject({ code: "CONFLICT" });
     // The merchant id must be the invoice's: another merchant's invoice is not found.
-    await expect(staff().invoices.staff.markPaid({ merchantId: other.merchant.id, invoiceId: toVoid.id, reason: "wrong shop" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(staff().invoices.staff.markPaid(submitted({ merchantId: other.merchant.id, invoiceId: toVoid.id, reason: "wrong shop" }))).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     const rows = await runtime.database.db.select().from(auditLog).where(and(eq(auditLog.targetType, "invoice"), eq(auditLog.merchantId, shop.merchant.id)));
     expect(rows.map((row) => [row.action, row.targetId, row.actorId, row.details])).toEqual(

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionUser } from "../../../src/server/auth/session";
+import type { SessionUser } from "../../../src/server/services/users/session-user";
 import { trpcResponseMeta } from "../../../src/server/trpc/errors";
 import { createTrpcContext } from "../../../src/server/trpc/init";
 import { appRouter } from "../../../src/server/trpc/router";

@@ -1,7 +1,8 @@
+import { submitted } from "../../support/dashboard";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../../src/lib/ids";
-import type { SessionUser } from "../../../src/server/auth/session";
+import type { SessionUser } from "../../../src/server/services/users/session-user";
 import { auditLog, payments, users } from "../../../src/server/db/schema";
 import { createCallerFactory, createTrpcContext } from "../../../src/server/trpc/init";
 import { appRouter } from "../../../src/server/trpc/router";
@@ -16,7 +17,7 @@ let shop: TestMerchant;
 let other: TestMerchant;
 let shopPayment: { id: string };
 let otherPayment: { id: string };
-const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null };
+const staffUser: SessionUser = { id: newId("user"), email: "support@example.com", role: "staff", merchantId: null, access: "staff:admin" };
 let owner: SessionUser;
 const caller = (session: SessionUser | null) => createCallerFactory(appRouter)(createTrpcContext(runtime, session));
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   api = testClient(runtime);
   [shop, other] = await Promise.all([registerTestMerchant(api, { name: "Corner 100% Shop" }), registerTestMerchant(api)]);
   // A dashboard user of the shop, stored, so the reconciliation can name them by email.
-  owner = { id: newId("user"), email: `clerk-${shop.merchant.id}@example.com`, role: "merchant", merchantId: shop.merchant.id };
+  owner = { id: newId("user"), email: `clerk-${shop.merchant.id}@example.com`, role: "merchant", merchantId: shop.merchant.id, access: "member:owner" };
   await runtime.database.db.insert(users).values({ id: owner.id, email: owner.email, passwordHash: "unused", role: "merchant", merchantId: shop.merchant.id });
   const confirm = async (merchant: TestMerchant) =>
     (await api.post("/payment/confirm", { key: merchant.apiKey, body: { externalId: externalId(), amount: "5.00", currency: "USD" } })).body;
@@ -41,7 +42,7 @@ const auditRows = (action: string, targetId?: string) =>
 
 describe("merchants reconcile their own payments", () => {
   it("marks one reconciled with a note, audit-logged as the user, and reads back who and why", async () => {
-    const marked = await caller(owner).payments.markReconciled({ paymentId: shopPayment.id, note: "Bank statement line 7" });
+    const marked = await caller(owner).payments.markReconciled(submitted({ paymentId: shopPayment.id, note: "Bank statement line 7" }));
     expect(marked.id).toBe(shopPayment.id);
     expect(marked.reconciledAt).not.toBeNull();
     // The merchant's view of a payment is the API's: no staff-only columns.
@@ -63,7 +64,7 @@ describe("merchants reconcile their own payments", () => {
   });
 
   it("answers another merchant's payment with NOT_FOUND and changes nothing", async () => {
-    await expect(caller(owner).payments.markReconciled({ paymentId: otherPayment.id, note: "not mine" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(owner).payments.markReconciled(submitted({ paymentId: otherPayment.id, note: "not mine" }))).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller(owner).payments.clearReconciliation({ paymentId: otherPayment.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller(owner).payments.reconciliation({ id: otherPayment.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const [row] = await runtime.database.db.select().from(payments).where(eq(payments.id, otherPayment.id));
@@ -73,7 +74,7 @@ describe("merchants reconcile their own payments", () => {
 
   it("refuses an empty or oversized note with BAD_REQUEST naming the field, and writes nothing", async () => {
     for (const note of ["", "   ", "x".repeat(2001)]) {
-      const failure = await caller(owner).payments.markReconciled({ paymentId: shopPayment.id, note }).catch((error: unknown) => error);
+      const failure = await caller(owner).payments.markReconciled(submitted({ paymentId: shopPayment.id, note })).catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: "BAD_REQUEST" });
       expect(JSON.stringify((failure as { cause?: unknown }).cause ?? failure)).toContain("note");
     }
@@ -82,8 +83,8 @@ describe("merchants reconcile their own payments", () => {
   });
 
   it("is a merchant verb: staff (who use payments.staff) and a signed-out caller are refused", async () => {
-    await expect(caller(staffUser).payments.markReconciled({ paymentId: shopPayment.id, note: "x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(caller(null).payments.markReconciled({ paymentId: shopPayment.id, note: "x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(caller(staffUser).payments.markReconciled(submitted({ paymentId: shopPayment.id, note: "x" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(null).payments.markReconciled(submitted({ paymentId: shopPayment.id, note: "x" }))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 });
 

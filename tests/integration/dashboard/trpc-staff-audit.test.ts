@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionUser } from "../../../src/server/auth/session";
+import type { SessionUser } from "../../../src/server/services/users/session-user";
 import { auditLog } from "../../../src/server/db/schema";
 import type { Executor } from "../../../src/server/db/types";
 import { recordStaffRead, STAFF_READ_AUDIT_WINDOW_MS } from "../../../src/server/services/audit/record-staff-read";

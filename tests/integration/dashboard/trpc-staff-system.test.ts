@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { auditLog, deliveryAttempts, webhookDeliveries, webhookEndpointBreakers } from "../../../src/server/db/schema";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { testClient, type TestClient } from "../../support/client";
 import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
 import { deliverDueNow } from "../../support/deliver-due-now";
@@ -44,7 +44,7 @@ const deps = () => deliveryDepsFor(runtime, { random: () => 0.5, schedule: [0, 1
 describe("staff.system", () => {
   it("is refused to merchants and to anonymous callers", async () => {
     await expect(dashboardAs(runtime, merchantSession(shop)).staff.system()).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(dashboardAs(runtime, null).staff.system()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(dashboardAs(runtime, null).staff.system()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 
   it("shows the queue now and over the hour: a delivery waiting since a commit two minutes ago", async () => {

@@ -5,10 +5,10 @@ import { authenticateUser } from "../../../src/server/services/users/authenticat
 import { changePassword } from "../../../src/server/services/users/change-password";
 import { createStaffUser } from "../../../src/server/services/users/create-staff";
 import { LOGIN_LIMITS } from "../../../src/server/services/users/login-throttle";
-import { resolveSessionUser } from "../../../src/server/services/users/resolve-session";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
+import { signInWithPassword } from "../../support/sign-in";
 import { createTestStaff, serviceContext, testIp } from "../../support/users";
 
 let runtime: TestRuntime;
@@ -34,13 +34,23 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 describe("authenticateUser", () => {
-  it("signs a merchant in with the password given at registration, whatever the email's case", async () => {
+  it("accepts the password given at registration, whatever the email's case; the completed sign-in is audit-logged", async () => {
     const { merchant, password } = await registerTestMerchant(api);
-    const { user, stamp } = await login(merchant.email.toUpperCase(), password);
+    const { user } = await login(merchant.email.toUpperCase(), password);
     expect(user).toMatchObject({ email: merchant.email, role: "merchant", merchantId: merchant.id });
-    expect(stamp).toMatch(/^[\w-]{22}$/);
+    await signInWithPassword(runtime, merchant.email, password);
     const audit = await runtime.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id));
     expect(audit.map((row) => row.action)).toContain("user.signed_in");
+  });
+
+  it("audit-logs a wrong password for an existing account in its merchant's log, never the password", async () => {
+    const { merchant } = await registerTestMerchant(api);
+    await expect(login(merchant.email, "a wrong password typed")).rejects.toMatchObject({ code: "invalid_credentials" });
+    const audit = await runtime.database.db.select().from(auditLog).where(eq(auditLog.merchantId, merchant.id));
+    const failed = audit.filter((row) => row.action === "user.sign_in_failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ actorType: "anonymous", targetType: "user", details: { step: "password" } });
+    expect(JSON.stringify(audit)).not.toContain("a wrong password typed");
   });
 
   it("answers a wrong password and an unknown email the same way", async () => {
@@ -88,17 +98,12 @@ describe("authenticateUser", () => {
   });
 });
 
-describe("sessions and password changes", () => {
-  it("resolves a session from the database and ends it when the password changes", async () => {
+describe("password changes", () => {
+  it("changes the password: the old one no longer signs in, the new one does (sessions: sessions.test.ts)", async () => {
     const { merchant, password } = await registerTestMerchant(api);
-    const { user, stamp } = await login(merchant.email, password);
-    const system = serviceContext(runtime, { type: "system" });
-    expect(await resolveSessionUser({ ctx: system, input: { userId: user.id, stamp } })).toEqual(user);
-
+    const { user } = await login(merchant.email, password);
     const ctx = serviceContext(runtime, { type: "user", userId: user.id, merchantId: merchant.id });
-    const changed = await changePassword({ ctx, input: { currentPassword: password, newPassword: "a brand new password" } });
-    expect(await resolveSessionUser({ ctx: system, input: { userId: user.id, stamp } })).toBeNull();
-    expect(await resolveSessionUser({ ctx: system, input: { userId: user.id, stamp: changed.stamp } })).toEqual(user);
+    await changePassword({ ctx, input: { currentPassword: password, newPassword: "a brand new password" } });
     expect(await codeOf(login(merchant.email, password))).toBe("invalid_credentials");
     expect((await login(merchant.email, "a brand new password")).user.id).toBe(user.id);
   });
@@ -118,18 +123,14 @@ describe("sessions and password changes", () => {
     const [after] = await runtime.database.db.select().from(users).where(eq(users.id, user.id));
     expect(after!.passwordHash).toBe(before!.passwordHash);
   });
-
-  it("answers an unknown user id with no session", async () => {
-    const system = serviceContext(runtime, { type: "system" });
-    expect(await resolveSessionUser({ ctx: system, input: { userId: "usr_00000000000000000000000000", stamp: "x" } })).toBeNull();
-  });
 });
 
 describe("createStaffUser", () => {
   it("creates a staff login that signs in as staff, with no merchant, audit-logged", async () => {
     const { user, password } = await createTestStaff(runtime);
     const signedIn = await login(user.email, password);
-    expect(signedIn.user).toEqual({ id: user.id, email: user.email, role: "staff", merchantId: null });
+    expect(signedIn.user).toEqual({ id: user.id, email: user.email, role: "staff", merchantId: null, access: "staff:admin" });
+    await signInWithPassword(runtime, user.email, password);
     const audit = await runtime.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id));
     expect(audit.map((row) => row.action)).toEqual(expect.arrayContaining(["staff.created", "user.signed_in"]));
   });

@@ -6,7 +6,7 @@ import { createApiKey } from "../../../src/server/services/api-keys/create";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { rotateWebhookSecret } from "../../../src/server/services/webhooks/rotate-secret";
 import { signatureHeaders, generateWebhookSecret } from "../../../src/server/webhooks/signing";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

@@ -6,6 +6,7 @@ export function merchantContext(runtime: TestRuntime, merchantId: string): Servi
   return {
     requestId: "req_test",
     db: runtime.database.db,
+    reader: runtime.database.db,
     actor: { type: "system", merchantId },
     log: runtime.log,
     env: runtime.env,

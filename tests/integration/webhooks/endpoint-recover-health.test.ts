@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../../src/server/db/schema";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { testClient, type TestClient } from "../../support/client";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

@@ -1,13 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBefore, type DatabaseBefore } from "../../support/migrations-before";
 import { sealSecret, WEBHOOK_SECRET_PURPOSE } from "../../../src/server/crypto/secret-box";
-import { MIGRATIONS_FOLDER } from "../../../src/server/db/open";
 import { loadSigningSecrets } from "../../../src/server/webhooks/secrets";
-import { testDatabaseKind } from "../../support/database";
-import { databaseUrl } from "../../support/server-url";
 
 /*
  * The endpoints migration on a database populated the round-1 way: migrate to the migration before it, write
@@ -19,75 +13,14 @@ import { databaseUrl } from "../../support/server-url";
 const MIGRATION = "webhook_endpoints";
 const AUTH_SECRET = "a".repeat(48);
 
-type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
-interface Migratable {
-  query: Query;
-  migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
-  drizzle: unknown;
-}
+let database: DatabaseBefore;
 
-/** A copy of the migrations folder that ends just before this one. */
-function foldersBefore(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "mps-migrations-"));
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = path.join(folder, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag.endsWith(MIGRATION));
-  expect(index, "the migration is in the journal").toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
-
-async function openEmbedded(): Promise<Migratable> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  // The extensions the app's embedded database loads (db/open.ts): earlier migrations create them.
-  const client = await PGlite.create({ extensions: { pg_trgm } });
-  const db = drizzle({ client });
-  return {
-    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
-    migrate: (folder) => migrate(db, { migrationsFolder: folder }),
-    close: () => client.close(),
-    drizzle: db,
-  };
-}
-
-async function openServer(): Promise<Migratable> {
-  const { drizzle } = await import("drizzle-orm/postgres-js");
-  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const serverUrl = process.env.TEST_SERVER_URL!;
-  const name = `mps_test_${process.pid}_${Date.now().toString(36)}_endpoints`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const client = postgres(databaseUrl(serverUrl, name), { max: 1, onnotice: () => {} });
-  const db = drizzle({ client });
-  return {
-    query: async (text, params) => [...(await client.unsafe(text, (params ?? []) as never[]))] as Record<string, unknown>[],
-    migrate: (folder) => migrate(db, { migrationsFolder: folder }),
-    close: async () => {
-      await client.end();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-    drizzle: db,
-  };
-}
-
-let database: Migratable;
-let before: string;
-
+// Every migration from the first, on a fresh database (no template): up to a minute on two busy cores.
 beforeAll(async () => {
-  database = testDatabaseKind() === "server" ? await openServer() : await openEmbedded();
-  before = foldersBefore();
-  await database.migrate(before);
-});
+  database = await databaseBefore(MIGRATION);
+}, 180_000);
 afterAll(async () => {
   await database?.close();
-  if (before) rmSync(before, { recursive: true, force: true });
 });
 
 describe("the webhook endpoints migration", () => {
@@ -109,7 +42,7 @@ describe("the webhook endpoints migration", () => {
     );
     await q(`insert into webhook_endpoint_breakers (merchant_id, url, consecutive_failures) values ($1, 'https://shop.example.com/hooks', 3)`, [shop]);
 
-    await database.migrate(MIGRATIONS_FOLDER);
+    await database.migrateToEnd();
 
     const endpoints = await q(`select id, merchant_id, url, event_types, status, is_default from webhook_endpoints order by merchant_id`);
     expect(endpoints).toEqual([

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { testClient, type TestClient } from "../../support/client";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

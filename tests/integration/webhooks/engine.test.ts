@@ -8,7 +8,7 @@ import { attemptDelivery, withSigningSecrets } from "../../../src/server/webhook
 import { claimDueDeliveries, releaseExpiredLeases, type Claim } from "../../../src/server/webhooks/claim";
 import { createAttemptRecorder } from "../../../src/server/webhooks/record";
 import { verifySignature } from "../../../src/server/webhooks/signing";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { startWebhookWorker } from "../../../src/server/webhooks/worker";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
@@ -180,7 +180,7 @@ describe("webhook delivery engine", () => {
     expect((await attempt(claimedByB!)).result).toBe("delivered");
 
     // Worker A was only slow, not dead: its late result must not overwrite B's.
-    const late = await createAttemptRecorder(deps()).record(claimedByA!.delivery, {
+    const late = await createAttemptRecorder(deps()).record(claimedByA!, {
       ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "",
     }, runtime.now());
     expect(late).toBe("lease_lost");
@@ -267,15 +267,16 @@ describe("webhook delivery engine", () => {
     runtime.advanceTime(leaseMs + 1);
     const [claimedByB] = await claim(1, leaseMs);
     expect((await attempt(claimedByB!)).result).toBe("delivered");
-    const stale = claimedByA.find((row) => row.delivery.id === claimedByB!.delivery.id)!.delivery;
-    const stillHeld = claimedByA.find((row) => row.delivery.id !== claimedByB!.delivery.id)!.delivery;
+    const staleClaim = claimedByA.find((row) => row.delivery.id === claimedByB!.delivery.id)!;
+    const heldClaim = claimedByA.find((row) => row.delivery.id !== claimedByB!.delivery.id)!;
+    const [stale, stillHeld] = [staleClaim.delivery, heldClaim.delivery];
 
     // A's two late results, recorded in the same tick, go into one transaction.
     const recorder = createAttemptRecorder(deps());
     const failed = { ok: false, statusCode: 500, errorClass: "http", errorMessage: "late", latencyMs: 1, responseHeaders: {}, responseBody: "" } as const;
     const [staleResult, heldResult] = await Promise.all([
-      recorder.record(stale, failed, runtime.now()),
-      recorder.record(stillHeld, failed, runtime.now()),
+      recorder.record(staleClaim, failed, runtime.now()),
+      recorder.record(heldClaim, failed, runtime.now()),
     ]);
     expect(staleResult).toBe("lease_lost");
     // Its lease ran out and it went back to the queue (nobody took it yet): A's result moves it no more.
@@ -296,7 +297,7 @@ describe("webhook delivery engine", () => {
     const recorder = createAttemptRecorder(deps());
     const ok = { ok: true, statusCode: 200, errorClass: null, errorMessage: null, latencyMs: 1, responseHeaders: {}, responseBody: "ok" } as const;
     // Recorded in the same tick: one batch, in which the missing delivery's attempt has nothing to belong to.
-    const results = await Promise.allSettled(claimed.map((row) => recorder.record(row.delivery, ok, runtime.now())));
+    const results = await Promise.allSettled(claimed.map((row) => recorder.record(row, ok, runtime.now())));
     const byId = new Map(claimed.map((row, i) => [row.delivery.id, results[i]!]));
     expect(byId.get(kept.deliveryId)).toEqual({ status: "fulfilled", value: "delivered" });
     expect(byId.get(gone.deliveryId)).toEqual({ status: "fulfilled", value: "lease_lost" });

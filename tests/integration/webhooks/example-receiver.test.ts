@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReceiver, HandledEvents, type WebhookEvent } from "../../../examples/webhook-receiver/receiver";
 import { emitEvent } from "../../../src/server/services/events/emit";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

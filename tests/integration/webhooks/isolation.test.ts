@@ -6,7 +6,7 @@ import type { DatabaseHandle } from "../../../src/server/db/types";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { retryDelivery } from "../../../src/server/services/webhooks/retry";
 import type { DeliveryDeps } from "../../../src/server/webhooks/attempt";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { startWebhookWorker, type WebhookWorker, type WorkerOptions } from "../../../src/server/webhooks/worker";
 import { testClient, type TestClient } from "../../support/client";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emitEvent } from "../../../src/server/services/events/emit";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
-import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
+import { dashboardAs, merchantSession, STAFF_SESSION, submitted } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
@@ -92,7 +92,7 @@ describe("retrying with no webhook URL configured", () => {
     await expect(asMerchant.webhooks.retry({ id: id! })).rejects.toMatchObject(refused);
     await expect(asMerchant.webhooks.retryFailed({ dryRun: true })).rejects.toMatchObject(refused);
     await expect(asMerchant.webhooks.retryFailed({})).rejects.toMatchObject(refused);
-    await expect(asStaff.webhooks.staffRetry({ merchantId: merchant.merchant.id, id: id! })).rejects.toMatchObject(refused);
+    await expect(asStaff.webhooks.staffRetry(submitted({ merchantId: merchant.merchant.id, id: id! }))).rejects.toMatchObject(refused);
     expect((await api.get(`/webhook/${id}`, { key: merchant.apiKey })).body.status).toBe("failed");
   });
 });

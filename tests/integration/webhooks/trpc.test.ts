@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../../../src/server/db/schema";
 import { emitEvent } from "../../../src/server/services/events/emit";
 import { signatureHeaders } from "../../../src/server/webhooks/signing";
-import { deliveryDepsFor } from "../../../src/server/webhooks/start";
+import { deliveryDepsFor } from "../../../src/server/background/start";
 import { deliverDueNow } from "../../support/deliver-due-now";
 import { testClient, type TestClient } from "../../support/client";
-import { dashboardAs, merchantSession, STAFF_SESSION } from "../../support/dashboard";
+import { dashboardAs, merchantSession, STAFF_SESSION, submitted } from "../../support/dashboard";
 import { registerTestMerchant, type TestMerchant } from "../../support/merchants";
 import { createTestRuntime, type TestRuntime } from "../../support/runtime";
 import { merchantContext } from "./context";
@@ -54,7 +54,9 @@ describe("webhooks tRPC router", () => {
   });
 
   it("rotates the secret: the new one is revealed from then on, and both verify for 24 h", async () => {
-    const { webhookSecret, previousSecretExpiresAt } = await asMerchant(shop).webhooks.rotateSecret();
+    const rotated = await asMerchant(shop).webhooks.rotateSecret(submitted({}));
+    const { previousSecretExpiresAt } = rotated;
+    const webhookSecret = rotated.webhookSecret!;
     expect(previousSecretExpiresAt.getTime() - runtime.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
     expect((await asMerchant(shop).webhooks.revealSecret()).webhookSecret).toBe(webhookSecret);
     const body = "{}";
@@ -65,7 +67,7 @@ describe("webhooks tRPC router", () => {
       expect(response.body.valid).toBe(true);
     }
     // A second rotation ends the oldest secret at once: never more than one previous secret.
-    const third = (await asMerchant(shop).webhooks.rotateSecret()).webhookSecret;
+    const third = (await asMerchant(shop).webhooks.rotateSecret(submitted({}))).webhookSecret!;
     const check = async (secret: string) => {
       const headers = signatureHeaders({ id: "evt_x", timestamp, body, secrets: [secret] });
       return (await api.post("/webhook/verify", { key: shop.apiKey, body: { payload: body, headers } })).body.valid;
@@ -93,7 +95,7 @@ describe("webhooks tRPC router", () => {
 
   it("lets support staff retry a merchant's failed delivery on their behalf, audited as staff", async () => {
     const id = await failedDelivery(other);
-    const retried = await asStaff().webhooks.staffRetry({ merchantId: other.merchant.id, id });
+    const retried = await asStaff().webhooks.staffRetry(submitted({ merchantId: other.merchant.id, id }));
     expect(retried).toMatchObject({ id, status: "pending" });
     const [entry] = await runtime.database.db
       .select()
@@ -101,13 +103,13 @@ describe("webhooks tRPC router", () => {
       .where(and(eq(auditLog.targetId, id), eq(auditLog.action, "webhook_delivery.retried")));
     expect(entry).toMatchObject({ actorType: "staff", actorId: STAFF_SESSION.id, merchantId: other.merchant.id });
     // Naming the wrong merchant finds nothing.
-    await expect(asStaff().webhooks.staffRetry({ merchantId: shop.merchant.id, id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(asStaff().webhooks.staffRetry(submitted({ merchantId: shop.merchant.id, id }))).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("refuses merchants on staff procedures and signed-out callers everywhere", async () => {
-    await expect(asMerchant(shop).webhooks.staffRetry({ merchantId: shop.merchant.id, id: "whd_x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(asMerchant(shop).webhooks.staffRetry(submitted({ merchantId: shop.merchant.id, id: "whd_x" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
     const anonymous = dashboardAs(runtime, null);
     await expect(anonymous.webhooks.revealSecret()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(anonymous.webhooks.rotateSecret()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(anonymous.webhooks.rotateSecret(submitted({}))).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 });

@@ -1,9 +1,11 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { PaymentSearch } from "@/components/staff/payment-search";
 
 export const metadata: Metadata = { title: "Payment search" };
 
-export default function StaffSearchPage() {
+export default async function StaffSearchPage() {
+  await guardPage("/dashboard/staff");
   return (
     <>
       <div className="page-header">

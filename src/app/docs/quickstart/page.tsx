@@ -14,7 +14,7 @@ export default function QuickstartPage() {
         <Link href="/docs">← API reference</Link>
       </p>
       <h1>Quickstart</h1>
-      <p>From nothing to a verified webhook for a paid invoice in four steps, with curl, the SDK and <code>npm run listen</code>.</p>
+      <p>From nothing to a verified webhook for a paid invoice in five steps, with curl, the SDK and <code>npm run listen</code>.</p>
       {quickstartSteps.map((step) => (
         <section key={step.id} id={step.id} className={styles.step} aria-labelledby={`${step.id}-title`}>
           <h2 id={`${step.id}-title`}>{step.title}</h2>

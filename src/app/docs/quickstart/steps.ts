@@ -15,17 +15,23 @@ export interface QuickstartStep {
 
 export const QUICKSTART_EMAIL = "you@example.com";
 export const QUICKSTART_RECEIVER_PORT = 4000;
+/** Where `npm run dev` serves the service; the first step exports it as MPS_API_URL for the others. */
+export const QUICKSTART_API_URL = "http://localhost:3000";
+/** The reader's own folder for their receiver and payment code, beside the checkout (their project, not ours). */
+export const QUICKSTART_PROJECT = "../my-shop";
 
 export const quickstartSteps: QuickstartStep[] = [
   {
     id: "register",
     title: "1. Register",
     intro:
-      "Create your merchant account. `MPS_API_URL` is where the service runs (`http://localhost:3000` with `npm run dev`). " +
+      "Start the service in a checkout of this repository (`npm install && npm run dev`; it keeps its data in `./.data`), " +
+      "then, in another terminal, tell the next steps where it runs (`MPS_API_URL`) and create your merchant account. " +
       "The answer holds your API key and webhook secret, shown this once.",
     code: {
       lang: "sh",
-      source: `curl -s -X POST "$MPS_API_URL/api/v1/merchant/register" \\
+      source: `export MPS_API_URL=${QUICKSTART_API_URL}
+curl -s -X POST "$MPS_API_URL/api/v1/merchant/register" \\
   -H "Content-Type: application/json" \\
   -d '{"name": "My Shop", "email": "${QUICKSTART_EMAIL}", "password": "a long password only I know"}'`,
     },
@@ -41,11 +47,25 @@ export const quickstartSteps: QuickstartStep[] = [
     outcome: "`Forwarding events to … Signing secret: whsec_…`: `export WEBHOOK_SECRET=whsec_…` for the receiver.",
   },
   {
-    id: "receive",
-    title: "3. Receive and verify webhooks",
+    id: "sdk",
+    title: "3. A folder for your code, with the SDK",
     intro:
-      "A receiver that verifies each webhook with the SDK (`npm install @merchant-payments/sdk`) before trusting it. " +
-      "Verify the raw body: a re-serialised object no longer matches its signature.",
+      "The SDK is not on the npm registry: pack it from the checkout (`npm pack` makes a `.tgz` of `sdk/`) and install " +
+      "that file in a folder of your own (an ES module package), with `tsx` to run TypeScript. Run this in the checkout, " +
+      "in a third terminal.",
+    code: {
+      lang: "sh",
+      source: `mkdir -p ${QUICKSTART_PROJECT} && npm pack ./sdk --pack-destination ${QUICKSTART_PROJECT}
+cd ${QUICKSTART_PROJECT} && npm init -y > /dev/null && npm pkg set type=module && npm install tsx ./merchant-payments-sdk-*.tgz`,
+    },
+    outcome: "`added … packages`: `@merchant-payments/sdk` is in your folder's `package.json`. Steps 4 and 5 run there.",
+  },
+  {
+    id: "receive",
+    title: "4. Receive and verify webhooks",
+    intro:
+      "In your folder, a receiver that verifies each webhook with the SDK before trusting it (with `WEBHOOK_SECRET` " +
+      "from step 2 exported). Verify the raw body: a re-serialised object no longer matches its signature.",
     code: {
       lang: "ts",
       file: "receiver.ts",
@@ -69,8 +89,8 @@ createServer(async (request, response) => {
   },
   {
     id: "pay",
-    title: "4. Your first payment",
-    intro: "Create an invoice for an order and record its payment with the typed client.",
+    title: "5. Your first payment",
+    intro: "In your folder, with `MPS_API_URL` and `MPS_API_KEY` exported: create an invoice for an order and record its payment with the typed client.",
     code: {
       lang: "ts",
       file: "pay.ts",

@@ -212,10 +212,6 @@ function Pool({ pool }: { pool: View["pool"] }) {
             <dd>{pool.idle}</dd>
           </div>
           <div className="stat">
-            <dt>Connecting</dt>
-            <dd>{pool.connecting}</dd>
-          </div>
-          <div className="stat">
             <dt>Queries waiting</dt>
             <dd>{pool.waiting}</dd>
           </div>

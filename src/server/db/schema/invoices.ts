@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, numeric, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
+import { invoiceStatuses, invoiceStatusDetails } from "../../../lib/statuses";
+export { invoiceStatuses, invoiceStatusDetails } from "../../../lib/statuses";
 
-export const invoiceStatuses = ["open", "processing", "paid", "expired", "void"] as const;
 export type InvoiceStatus = (typeof invoiceStatuses)[number];
 
-export const invoiceStatusDetails = ["partially_paid", "overpaid", "paid_late", "marked"] as const;
 export type InvoiceStatusDetail = (typeof invoiceStatusDetails)[number];
 
 /**
@@ -16,7 +16,7 @@ export type InvoiceStatusDetail = (typeof invoiceStatusDetails)[number];
 export const invoices = pgTable(
   "invoices",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
@@ -27,6 +27,8 @@ export const invoices = pgTable(
     currency: text("currency").notNull(),
     amountPaid: numeric("amount_paid").notNull().default("0"),
     amountPending: numeric("amount_pending").notNull().default("0"),
+    /** Sum of the succeeded refunds of its payments (docs/refunds.md). */
+    amountRefunded: numeric("amount_refunded").notNull().default("0"),
     status: text("status", { enum: invoiceStatuses }).notNull(),
     statusDetail: text("status_detail", { enum: invoiceStatusDetails }),
     description: text("description"),
@@ -40,6 +42,9 @@ export const invoices = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.merchantId, table.id] }),
+    // The public checkout page knows the invoice's id only.
+    index("invoices_id_idx").on(table.id),
     // One invoice per order that is not void (per mode: test orders never collide with live ones); a voided
     // one frees its orderId for a new invoice.
     uniqueIndex("invoices_merchant_order_key")

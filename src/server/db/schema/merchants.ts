@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
+import { merchantStatuses } from "../../../lib/statuses";
+export { merchantStatuses } from "../../../lib/statuses";
 
 export const merchants = pgTable(
   "merchants",
@@ -15,7 +17,12 @@ export const merchants = pgTable(
     webhookEvents: text("webhook_events").array().notNull().default(sql`'{}'::text[]`),
     /** Shown on the public checkout page of every invoice (docs/invoices.md); plain text. */
     paymentInstructions: text("payment_instructions"),
-    status: text("status", { enum: ["active", "suspended"] }).notNull().default("active"),
+    status: text("status", { enum: merchantStatuses }).notNull().default("active"),
+    /**
+     * Every user of this merchant must sign in with a second factor; one without sets it up at their next sign-in
+     * (docs/team-and-security.md, "Second factors"). Set by the account's owner; never shown to API clients.
+     */
+    requireSecondFactor: boolean("require_second_factor").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

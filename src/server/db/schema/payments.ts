@@ -1,15 +1,20 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, numeric, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
+import { paymentRefundStatuses, paymentStatuses } from "../../../lib/statuses";
+export { paymentStatuses } from "../../../lib/statuses";
 
-export const paymentStatuses = ["pending", "confirmed", "failed"] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/** How much of a payment has gone back (docs/refunds.md): by its succeeded refunds. */
+export const refundStates = paymentRefundStatuses;
+export type RefundState = (typeof refundStates)[number];
 
 export const payments = pgTable(
   "payments",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
@@ -30,10 +35,16 @@ export const payments = pgTable(
     reconciledAt: timestamptz("reconciled_at"),
     reconciledBy: text("reconciled_by"),
     reconciliationNote: text("reconciliation_note"),
+    /** Sum of the succeeded refunds, recomputed from them under this row's lock (services/refunds/apply.ts). */
+    amountRefunded: numeric("amount_refunded").notNull().default("0"),
+    refundStatus: text("refund_status", { enum: refundStates }).notNull().default("none"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.merchantId, table.id] }),
+    // A payment by its id alone: staff lookups name no merchant.
+    index("payments_id_idx").on(table.id),
     uniqueIndex("payments_merchant_external_key").on(table.merchantId, table.livemode, table.externalId),
     // Keyset pagination, newest first: (created_at, id) within a merchant.
     index("payments_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc()),

@@ -1,15 +1,16 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz } from "./columns";
 import { merchants } from "./merchants";
+import { publishedKeyStatuses } from "../../../lib/statuses";
+export { publishedKeyStatuses } from "../../../lib/statuses";
 
-export const publishedKeyStatuses = ["active", "retired", "revoked"] as const;
 
 /** Public keys a merchant publishes for discovery. Only the public JWK is ever stored. */
 export const publishedKeys = pgTable(
   "published_keys",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
@@ -25,6 +26,7 @@ export const publishedKeys = pgTable(
     revokedAt: timestamptz("revoked_at"),
   },
   (table) => [
+    primaryKey({ columns: [table.merchantId, table.id] }),
     // One active key per kid; re-publishing retires the previous one.
     uniqueIndex("published_keys_active_kid_key")
       .on(table.merchantId, table.kid)

@@ -1,16 +1,21 @@
-import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
+import { reconciliationLineStatuses, reconciliationStatuses } from "../../../lib/statuses";
+export { reconciliationLineStatuses, reconciliationStatuses } from "../../../lib/statuses";
 
-export const reconciliationLineStatuses = ["matched", "mismatched", "missingInLedger", "missingInFile", "malformed"] as const;
 export type ReconciliationLineStatus = (typeof reconciliationLineStatuses)[number];
 
+export const reconciliationLineKinds = ["payment", "refund"] as const;
+
+/** The payment lines' counts, and the refund lines' counted apart (docs/refunds.md; absent on reports made before). */
 export interface ReconciliationSummary {
   matched: number;
   mismatched: number;
   missingInLedger: number;
   missingInFile: number;
   malformed: number;
+  refunds?: { matched: number; mismatched: number; missingInLedger: number };
 }
 
 /**
@@ -21,13 +26,13 @@ export interface ReconciliationSummary {
 export const reconciliations = pgTable(
   "reconciliations",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
     /** A test-mode report matches test payments only, and is seen only in test mode (docs/test-mode.md). */
     livemode: livemode(),
-    status: text("status", { enum: ["processing", "complete"] }).notNull(),
+    status: text("status", { enum: reconciliationStatuses }).notNull(),
     /** The window for `missingInFile` (payments created in it); null when neither the file nor the caller gave one. */
     windowFrom: timestamptz("window_from"),
     windowTo: timestamptz("window_to"),
@@ -39,7 +44,7 @@ export const reconciliations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("reconciliations_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc())],
+  (table) => [primaryKey({ columns: [table.merchantId, table.id] }), index("reconciliations_merchant_created_idx").on(table.merchantId, table.livemode, table.createdAt.desc(), table.id.desc())],
 );
 
 /**
@@ -51,13 +56,14 @@ export const reconciliations = pgTable(
 export const reconciliationLines = pgTable(
   "reconciliation_lines",
   {
-    reconciliationId: text("reconciliation_id")
-      .notNull()
-      .references(() => reconciliations.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id").notNull(),
+    reconciliationId: text("reconciliation_id").notNull(),
     position: integer("position").notNull(),
     /** The line in the file (header = 1); null for `missingInFile`. */
     lineNumber: integer("line_number"),
     status: text("status", { enum: reconciliationLineStatuses }).notNull(),
+    /** A settlement line of money paid, or of money refunded (a negative amount, or a `type` column of `refund`). */
+    kind: text("kind", { enum: reconciliationLineKinds }).notNull().default("payment"),
     /** Why a line is `mismatched` (`amount`, `currency`, `duplicate`, `ambiguous_reference`) or `malformed`. */
     reason: text("reason"),
     externalId: text("external_id"),
@@ -67,13 +73,18 @@ export const reconciliationLines = pgTable(
     fee: text("fee"),
     settledAt: timestamptz("settled_at"),
     paymentId: text("payment_id"),
+    /** The recorded refund a refund line matched (by `externalId`); its payment is `paymentId`. */
+    refundId: text("refund_id"),
     ledgerAmount: text("ledger_amount"),
     ledgerCurrency: text("ledger_currency"),
     resolvedAt: timestamptz("resolved_at"),
     resolvedBy: text("resolved_by"),
     resolutionNote: text("resolution_note"),
   },
-  (table) => [primaryKey({ columns: [table.reconciliationId, table.position] })],
+  (table) => [
+    primaryKey({ columns: [table.merchantId, table.reconciliationId, table.position] }),
+    foreignKey({ name: "reconciliation_lines_report_fk", columns: [table.merchantId, table.reconciliationId], foreignColumns: [reconciliations.merchantId, reconciliations.id] }).onDelete("cascade"),
+  ],
 );
 
 /** Which file column feeds which field, remembered per merchant for the dashboard's uploads. */

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, livemode, timestamptz, updatedAt } from "./columns";
 import { merchants } from "./merchants";
+import { endpointStatuses, endpointDisabledReasons } from "../../../lib/statuses";
+export { endpointStatuses, endpointDisabledReasons } from "../../../lib/statuses";
 
-export const endpointStatuses = ["enabled", "disabled"] as const;
-export const endpointDisabledReasons = ["manual", "failing", "gone"] as const;
 export type EndpointDisabledReason = (typeof endpointDisabledReasons)[number];
 
 /**
@@ -17,7 +17,7 @@ export type EndpointDisabledReason = (typeof endpointDisabledReasons)[number];
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
@@ -35,6 +35,9 @@ export const webhookEndpoints = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.merchantId, table.id] }),
+    // The worker names an endpoint by its id alone (webhooks/endpoint-key.ts).
+    index("webhook_endpoints_id_idx").on(table.id),
     index("webhook_endpoints_merchant_idx").on(table.merchantId, table.livemode, table.createdAt, table.id),
     uniqueIndex("webhook_endpoints_default_key").on(table.merchantId).where(sql`${table.isDefault}`),
   ],

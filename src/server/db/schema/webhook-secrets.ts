@@ -1,4 +1,4 @@
-import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { foreignKey, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, timestamptz } from "./columns";
 import { merchants } from "./merchants";
 import { webhookEndpoints } from "./webhook-endpoints";
@@ -12,18 +12,19 @@ import { webhookEndpoints } from "./webhook-endpoints";
 export const webhookSecrets = pgTable(
   "webhook_secrets",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
     secretCiphertext: text("secret_ciphertext").notNull(),
     expiresAt: timestamptz("expires_at"),
     createdAt: createdAt(),
   },
   (table) => [
+    primaryKey({ columns: [table.merchantId, table.id] }),
+    // The endpoint is the same merchant's: the key carries the merchant on both sides.
+    foreignKey({ name: "webhook_secrets_endpoint_fk", columns: [table.merchantId, table.endpointId], foreignColumns: [webhookEndpoints.merchantId, webhookEndpoints.id] }).onDelete("cascade"),
     index("webhook_secrets_merchant_idx").on(table.merchantId, table.createdAt),
     index("webhook_secrets_endpoint_idx").on(table.endpointId, table.createdAt),
   ],

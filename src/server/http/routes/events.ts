@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { EXAMPLE_IDS, EXAMPLE_OPEN_INVOICE, EXAMPLE_PAYMENT, EXAMPLE_TIME } from "@/server/openapi/examples";
 import { eventCursor } from "@/server/services/events/list-settled";
-import { getEvent } from "@/server/services/events/get";
+import { eventDetailSchema, getEvent } from "@/server/services/events/get";
 import { listEvents } from "@/server/services/events/list";
-import { renderedEventSchema } from "@/server/services/events/render";
-import { eventDetailSchema, eventIdParams, eventListSchema, listEventsInput } from "@/server/services/events/schemas";
+import { eventIdParams, eventListSchema, eventSchema, listEventsInput } from "@/server/services/events/schemas";
 import { requireMerchantId } from "@/server/services/context";
 import { validateInput } from "@/server/services/validate";
 import { claimStreamSlot, EVENT_STREAM, eventStream, sseEvent } from "../event-stream";
@@ -43,12 +42,13 @@ export const eventStreamRoute = defineRoute({
     "`npm run listen` forwards this stream to a local URL as signed webhooks (docs/developer-tools.md).",
   tags: ["Events"],
   auth: "api_key",
+  permission: "events.read",
   query: streamQuery,
   responses: {
     200: {
       description: "The event stream.",
       mediaType: "text/event-stream",
-      schema: renderedEventSchema,
+      schema: eventSchema,
       example: `retry: ${EVENT_STREAM.retryMs}\n\n${sseEvent(exampleEvent)}: heartbeat\n\n`,
     },
   },
@@ -79,6 +79,7 @@ export const listEventsRoute = defineRoute({
     "are kept at least 30 days (`WEBHOOK_EVENT_RETENTION_DAYS`).",
   tags,
   auth: "api_key",
+  permission: "events.read",
   query: listEventsInput,
   responses: { 200: { description: "A page of events.", schema: eventListSchema, example: { data: [example], hasMore: false, nextCursor: null } } },
   errors: ["invalid_cursor"],
@@ -94,6 +95,7 @@ export const getEventRoute = defineRoute({
   description: "The event and its deliveries, one per endpoint it was sent to.",
   tags,
   auth: "api_key",
+  permission: "events.read",
   params: eventIdParams,
   responses: { 200: { description: "The event.", schema: eventDetailSchema, example: { ...example, deliveries: [] } } },
   handler: async ({ ctx, params }) => ({ status: 200, body: await getEvent({ ctx, input: params }) }),

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenApiDocument } from "@/server/openapi/document";
 import type { AnyRoute } from "../route";
 import { apiKeyRoutes } from "./api-keys";
+import { auditLogRoutes } from "./audit-log";
 import { eventRoutes } from "./events";
 import { health, healthReady } from "./health";
 import { invoiceRoutes } from "./invoices";
@@ -9,6 +10,7 @@ import { openApiRoute } from "./openapi";
 import { paymentRoutes } from "./payments";
 import { publishedKeyRoutes } from "./published-keys";
 import { reconciliationRoutes } from "./reconciliation";
+import { refundRoutes } from "./refunds";
 import { testModeRoutes } from "./test-mode";
 import { webhookEndpointRoutes } from "./webhook-endpoints";
 import { webhookRoutes } from "./webhooks";
@@ -27,11 +29,13 @@ export const routes: readonly AnyRoute[] = [
   ...publishedKeyRoutes,
   ...paymentRoutes,
   ...invoiceRoutes,
+  ...refundRoutes,
   ...webhookRoutes,
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...reconciliationRoutes,
   ...testModeRoutes,
+  ...auditLogRoutes,
 ];
 
 let document: OpenApiDocument | undefined;

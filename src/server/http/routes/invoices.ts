@@ -11,7 +11,8 @@ import {
   listInvoicesInput,
 } from "@/server/services/invoices/schemas";
 import { voidInvoice } from "@/server/services/invoices/void";
-import { EXAMPLE_CURSOR, EXAMPLE_INVOICE, EXAMPLE_OPEN_INVOICE, EXAMPLE_PAYMENT } from "@/server/openapi/examples";
+import { EXAMPLE_CURSOR, EXAMPLE_INVOICE, EXAMPLE_OPEN_INVOICE, EXAMPLE_PAYMENT, EXAMPLE_PAYMENT_METHODS } from "@/server/openapi/examples";
+import { offeredMethods } from "@/server/services/payment-methods/offer";
 import { CHECKOUT_LIMIT } from "@/server/rate-limit/limits";
 import { defineRoute } from "../route";
 
@@ -26,6 +27,7 @@ export const createInvoiceRoute = defineRoute({
     "Emits `invoice.created`. Fulfil the order on `invoice.paid` (docs/invoices.md).",
   tags: ["Invoices"],
   auth: "api_key",
+  permission: "invoices.write",
   body: createInvoiceInput,
   bodyExample: {
     amount: "19.99",
@@ -52,6 +54,7 @@ export const listInvoicesRoute = defineRoute({
   description: "Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.",
   tags: ["Invoices"],
   auth: "api_key",
+  permission: "invoices.read",
   query: listInvoicesInput,
   responses: {
     200: {
@@ -73,6 +76,7 @@ export const getInvoiceRoute = defineRoute({
   description: "The invoice as it is now (past `expiresAt` and unpaid, it reads `expired` even before the sweep writes it), with its payments.",
   tags: ["Invoices"],
   auth: "api_key",
+  permission: "invoices.read",
   params: invoiceIdInput,
   responses: {
     200: {
@@ -94,6 +98,7 @@ export const voidInvoiceRoute = defineRoute({
   description: "Only from `open` or `expired`. Frees its `orderId` and refuses further payments. Emits `invoice.voided`.",
   tags: ["Invoices"],
   auth: "api_key",
+  permission: "invoices.write",
   params: invoiceIdInput,
   responses: {
     200: {
@@ -114,8 +119,9 @@ export const getCheckoutRoute = defineRoute({
   path: "/checkout/{id}",
   summary: "An invoice's public checkout status",
   description:
-    "What the checkout page `/pay/{id}` shows and polls: amounts, status, countdown and the merchant's name and payment " +
-    "instructions; nothing else of the merchant. Rate-limited per IP.",
+    "What the checkout page `/pay/{id}` shows and polls: amounts, status, countdown, the merchant's name and website, " +
+    "the payment methods that can pay this invoice (with their QR payloads) while it is open, and the merchant's note; " +
+    "nothing else of the merchant. Rate-limited per IP.",
   tags: ["Invoices"],
   auth: "none",
   rateLimit: CHECKOUT_LIMIT,
@@ -127,19 +133,29 @@ export const getCheckoutRoute = defineRoute({
       example: {
         id: EXAMPLE_OPEN_INVOICE.id,
         merchantName: "Acme Coffee",
+        merchantWebsite: "https://acme.example",
         livemode: true,
         description: EXAMPLE_OPEN_INVOICE.description,
         amount: EXAMPLE_OPEN_INVOICE.amount,
         currency: EXAMPLE_OPEN_INVOICE.currency,
         amountPaid: EXAMPLE_OPEN_INVOICE.amountPaid,
         amountPending: EXAMPLE_OPEN_INVOICE.amountPending,
+        amountRefunded: EXAMPLE_OPEN_INVOICE.amountRefunded,
         amountRemaining: EXAMPLE_OPEN_INVOICE.amountRemaining,
+        amountDue: EXAMPLE_OPEN_INVOICE.amountRemaining,
         status: "open",
         statusDetail: null,
         expiresAt: EXAMPLE_OPEN_INVOICE.expiresAt,
         paidAt: null,
         returnUrl: null,
-        paymentInstructions: "Pay by SEPA transfer to DE02 1203 0000 0000 2020 51, reference: the invoice id.",
+        // USDC is not this EUR invoice's currency: the crypto method is not offered on it.
+        paymentMethods: offeredMethods(EXAMPLE_PAYMENT_METHODS, {
+          invoiceId: EXAMPLE_OPEN_INVOICE.id,
+          currency: EXAMPLE_OPEN_INVOICE.currency,
+          amountDue: EXAMPLE_OPEN_INVOICE.amountRemaining,
+          merchantName: "Acme Coffee",
+        }),
+        paymentInstructions: "Questions about an order? Write to orders@acme.example.",
         serverTime: EXAMPLE_OPEN_INVOICE.createdAt,
       },
     },

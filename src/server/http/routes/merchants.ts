@@ -1,3 +1,4 @@
+import { EXAMPLE_SUBSCRIPTION } from "@/lib/event-types";
 import { z } from "zod";
 import { getMerchant } from "@/server/services/merchants/get";
 import { registerMerchant } from "@/server/services/merchants/register";
@@ -8,7 +9,10 @@ import {
   updateMerchantInput,
 } from "@/server/services/merchants/schemas";
 import { updateMerchant } from "@/server/services/merchants/update";
-import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
+import { getPaymentMethods } from "@/server/services/payment-methods/get";
+import { paymentMethodsSchema, setPaymentMethodsInput } from "@/server/services/payment-methods/schemas";
+import { setPaymentMethods } from "@/server/services/payment-methods/set";
+import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_PAYMENT_METHODS, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { defineRoute } from "../route";
 import { REGISTER_LIMIT } from "@/server/rate-limit/limits";
 
@@ -58,6 +62,7 @@ export const getMerchantRoute = defineRoute({
   description: "Only your own merchant: any other id answers 404.",
   tags: ["Merchants"],
   auth: "api_key",
+  permission: "merchant_profile.read",
   params: merchantParams,
   responses: { 200: { description: "The merchant.", schema: merchantSchema, example: EXAMPLE_MERCHANT } },
   errors: ["not_found"],
@@ -76,14 +81,15 @@ export const updateMerchantRoute = defineRoute({
     "Live keys only: a test key gets 403 `forbidden` (docs/test-mode.md).",
   tags: ["Merchants"],
   auth: "api_key",
+  permission: "merchant_profile.write",
   params: merchantParams,
   body: updateMerchantInput,
-  bodyExample: { webhookUrl: "https://acme.example/webhooks/payments", webhookEvents: ["payment.confirmed", "payment.failed"] },
+  bodyExample: { webhookUrl: "https://acme.example/webhooks/payments", webhookEvents: [...EXAMPLE_SUBSCRIPTION] },
   responses: {
     200: {
       description: "The updated merchant.",
       schema: merchantSchema,
-      example: { ...EXAMPLE_MERCHANT, webhookEvents: ["payment.confirmed", "payment.failed"] },
+      example: { ...EXAMPLE_MERCHANT, webhookEvents: [...EXAMPLE_SUBSCRIPTION] },
     },
   },
   errors: ["not_found", "forbidden", "webhook_url_rejected"],
@@ -93,4 +99,47 @@ export const updateMerchantRoute = defineRoute({
   }),
 });
 
-export const merchantRoutes = [registerMerchantRoute, getMerchantRoute, updateMerchantRoute];
+// GET /api/v1/merchant/{id}/payment-methods – the methods payers see on checkout pages, of the key's mode
+export const getPaymentMethodsRoute = defineRoute({
+  operationId: "getPaymentMethods",
+  method: "GET",
+  path: "/merchant/{id}/payment-methods",
+  summary: "List your payment methods",
+  description:
+    "The bank transfer, crypto and processor-link methods your invoices' checkout pages offer, in their order. " +
+    "Mode data: a test key reads the test-mode list, which test invoices show (docs/test-mode.md).",
+  tags: ["Merchants"],
+  auth: "api_key",
+  permission: "merchant_profile.read",
+  params: merchantParams,
+  responses: { 200: { description: "The methods.", schema: paymentMethodsSchema, example: { livemode: true, methods: EXAMPLE_PAYMENT_METHODS } } },
+  errors: ["not_found"],
+  handler: async ({ ctx, params }) => ({ status: 200, body: await getPaymentMethods({ ctx, input: { id: params.id } }) }),
+});
+
+// PUT /api/v1/merchant/{id}/payment-methods – replace the methods payers see on checkout pages
+export const setPaymentMethodsRoute = defineRoute({
+  operationId: "setPaymentMethods",
+  method: "PUT",
+  path: "/merchant/{id}/payment-methods",
+  summary: "Replace your payment methods",
+  description:
+    "Replaces the key's mode's list whole, in the order given (at most 10). Each field is checked: IBAN check digits " +
+    "and country format, BIC, the asset against the network's catalogue, the address with its network's checksum " +
+    "(Bitcoin base58check/bech32, Ethereum EIP-55 when mixed-case, Solana 32-byte base58), https links; every " +
+    "failing field is named in `errors[].path`. The profile's `paymentInstructions` stays, shown under the methods.",
+  tags: ["Merchants"],
+  auth: "api_key",
+  permission: "merchant_profile.write",
+  params: merchantParams,
+  body: setPaymentMethodsInput,
+  bodyExample: { methods: EXAMPLE_PAYMENT_METHODS },
+  responses: { 200: { description: "The methods as stored.", schema: paymentMethodsSchema, example: { livemode: true, methods: EXAMPLE_PAYMENT_METHODS } } },
+  errors: ["not_found"],
+  handler: async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await setPaymentMethods({ ctx, input: { ...body, id: params.id } }),
+  }),
+});
+
+export const merchantRoutes = [registerMerchantRoute, getMerchantRoute, updateMerchantRoute, getPaymentMethodsRoute, setPaymentMethodsRoute];

@@ -28,6 +28,7 @@ export const confirmPaymentRoute = defineRoute({
     "(its amounts, status and `invoice.*` events); any other `invoiceId` is a free-form reference.",
   tags: ["Payments"],
   auth: "api_key",
+  permission: "payments.write",
   body: confirmPaymentInput,
   bodyExample: {
     externalId: EXAMPLE_PAYMENT.externalId,
@@ -74,6 +75,7 @@ export const listPaymentsRoute = defineRoute({
   description: "Newest first, cursor-paginated: pass `nextCursor` back as `cursor` until `hasMore` is false.",
   tags: ["Payments"],
   auth: "api_key",
+  permission: "payments.read",
   query: listPaymentsInput,
   responses: {
     200: {
@@ -94,6 +96,7 @@ export const getPaymentRoute = defineRoute({
   summary: "Get a payment",
   tags: ["Payments"],
   auth: "api_key",
+  permission: "payments.read",
   params: getPaymentInput,
   responses: { 200: { description: "The payment.", schema: paymentSchema, example: EXAMPLE_PAYMENT } },
   errors: ["not_found"],
@@ -109,6 +112,7 @@ export const merchantStatsRoute = defineRoute({
   description: `Figures for the UTC days \`from\`..\`to\` (inclusive; default the last 30 days, at most 366).`,
   tags: ["Merchants"],
   auth: "api_key",
+  permission: "payments.read",
   params: z.object({ id: z.string().min(1).max(100) }),
   query: paymentStatsInput,
   responses: {
@@ -123,6 +127,8 @@ export const merchantStatsRoute = defineRoute({
         volume: [
           { currency: "EUR", amount: "39.98", count: 2 },
         ],
+        refunds: [{ currency: "EUR", amount: "10.00", count: 1 }],
+        netVolume: [{ currency: "EUR", amount: "29.98" }],
         daily: [
           { date: "2026-11-21", count: 1, volume: [{ currency: "EUR", amount: "19.99" }] },
           { date: "2026-11-22", count: 2, volume: [{ currency: "EUR", amount: "19.99" }] },

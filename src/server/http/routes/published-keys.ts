@@ -30,6 +30,7 @@ export const publishKeysRoute = defineRoute({
     "Emits `keys.published`.",
   tags: ["Published keys"],
   auth: "api_key",
+  permission: "published_keys.write",
   body: publishKeysInput,
   bodyExample: { keys: [{ jwk: { ...EXAMPLE_JWK }, kid: EXAMPLE_PUBLISHED_KEY.kid, use: "sig", label: "Order signing" }] },
   responses: {
@@ -52,6 +53,7 @@ export const revokePublishedKeyRoute = defineRoute({
   description: "The key leaves the directory at once and is kept, marked `revoked`, in the history.",
   tags: ["Published keys"],
   auth: "api_key",
+  permission: "published_keys.write",
   params: publishedKeyIdParams,
   errors: ["forbidden"],
   responses: {

@@ -1,3 +1,4 @@
+import { EXAMPLE_SUBSCRIPTION } from "@/lib/event-types";
 import { EXAMPLE_ENDPOINT, EXAMPLE_TIME, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
 import { createEndpoint } from "@/server/services/webhook-endpoints/create";
 import { deleteEndpoint } from "@/server/services/webhook-endpoints/delete";
@@ -16,6 +17,8 @@ import {
   updateEndpointInput,
 } from "@/server/services/webhook-endpoints/schemas";
 import { updateEndpoint } from "@/server/services/webhook-endpoints/update";
+import { RECOVER_LIMIT } from "@/server/rate-limit/limits";
+import { SECRET_SHOWN_ONCE } from "../idempotency";
 import { defineRoute } from "../route";
 
 const tags = ["Webhook endpoints"];
@@ -31,12 +34,12 @@ export const createEndpointRoute = defineRoute({
     "once. At most 16 endpoints per merchant, the default one (the profile's `webhookUrl`) included.",
   tags,
   auth: "api_key",
+  permission: "webhooks.write",
   body: createEndpointInput,
-  bodyExample: { url: EXAMPLE_ENDPOINT.url, description: EXAMPLE_ENDPOINT.description, eventTypes: ["invoice.paid", "payment.confirmed"] },
+  bodyExample: { url: EXAMPLE_ENDPOINT.url, description: EXAMPLE_ENDPOINT.description, eventTypes: [...EXAMPLE_SUBSCRIPTION] },
   responses: { 201: { description: "The endpoint and its secret (shown once).", schema: createdEndpointSchema, example: { endpoint: EXAMPLE_ENDPOINT, secret: EXAMPLE_WEBHOOK_SECRET } } },
   errors: ["webhook_url_rejected", "too_many_endpoints"],
-  // The answer shows a secret once: a replay must not show it again.
-  idempotency: { store: "none" },
+  idempotency: SECRET_SHOWN_ONCE,
   handler: async ({ ctx, body }) => ({ status: 201, body: await createEndpoint({ ctx, input: body }) }),
 });
 
@@ -49,6 +52,7 @@ export const listEndpointsRoute = defineRoute({
   description: "Every endpoint of the merchant (at most 16, so one page), the default one first.",
   tags,
   auth: "api_key",
+  permission: "webhooks.read",
   responses: { 200: { description: "The endpoints.", schema: endpointListSchema, example: { data: [EXAMPLE_ENDPOINT], hasMore: false, nextCursor: null } } },
   handler: async ({ ctx }) => ({ status: 200, body: await listEndpoints({ ctx }) }),
 });
@@ -61,6 +65,7 @@ export const getEndpointRoute = defineRoute({
   summary: "Get a webhook endpoint",
   tags,
   auth: "api_key",
+  permission: "webhooks.read",
   params: endpointIdParams,
   responses: { 200: { description: "The endpoint.", schema: endpointSchema, example: EXAMPLE_ENDPOINT } },
   handler: async ({ ctx, params }) => ({ status: 200, body: await getEndpoint({ ctx, input: params }) }),
@@ -78,6 +83,7 @@ export const updateEndpointRoute = defineRoute({
     "event types are the profile's `webhookUrl` and `webhookEvents`, which change with them.",
   tags,
   auth: "api_key",
+  permission: "webhooks.write",
   params: endpointIdParams,
   body: updateEndpointInput,
   bodyExample: { enabled: true },
@@ -95,6 +101,7 @@ export const deleteEndpointRoute = defineRoute({
   description: "Deletes it with its secrets and deliveries (the events stay in the event log). The default endpoint cannot be deleted (409 `default_endpoint`).",
   tags,
   auth: "api_key",
+  permission: "webhooks.write",
   params: endpointIdParams,
   responses: { 204: { description: "Deleted." } },
   errors: ["default_endpoint"],
@@ -113,9 +120,10 @@ export const rotateEndpointSecretRoute = defineRoute({
   description: "A new `whsec_` secret, shown this once. The previous one keeps signing too (two `v1` signatures) for 24 hours; a second rotation within them ends the older one at once.",
   tags,
   auth: "api_key",
+  permission: "webhooks.write",
   params: endpointIdParams,
   responses: { 200: { description: "The new secret.", schema: rotatedEndpointSecretSchema, example: { secret: EXAMPLE_WEBHOOK_SECRET, previousSecretExpiresAt: EXAMPLE_TIME } } },
-  idempotency: { store: "none" },
+  idempotency: SECRET_SHOWN_ONCE,
   handler: async ({ ctx, params }) => ({ status: 200, body: await rotateEndpointSecretOf({ ctx, input: params }) }),
 });
 
@@ -127,15 +135,19 @@ export const recoverEndpointRoute = defineRoute({
   summary: "Send an endpoint the events of a time window again",
   description:
     "Every event created in [since, until) (until: now) that the endpoint subscribes to is sent to it again, as new " +
-    "deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. At most 10,000 " +
-    "events per call (a larger window answers 400 on `since`). A disabled endpoint's deliveries wait until it is enabled.",
+    "deliveries with the same `webhook-id`: after an outage of your endpoint, or to fill a new one. An event the " +
+    "endpoint still has a delivery of pending is not queued again. At most 10,000 events per call (a larger window " +
+    "answers 422 `recover_window_too_large`) and 10 calls an hour per merchant (429 `rate_limited`). A disabled " +
+    "endpoint's deliveries wait until it is enabled.",
   tags,
   auth: "api_key",
+  permission: "events.write",
   params: endpointIdParams,
   body: recoverInput,
   bodyExample: { since: EXAMPLE_TIME },
   responses: { 202: { description: "How many deliveries were queued.", schema: recoverResultSchema, example: { count: 42 } } },
-  errors: ["webhook_url_missing"],
+  errors: ["webhook_url_missing", "recover_window_too_large", "rate_limited"],
+  rateLimit: RECOVER_LIMIT,
   handler: async ({ ctx, params, body }) => ({ status: 202, body: await recoverEndpoint({ ctx, input: { ...body, id: params.id } }) }),
 });
 

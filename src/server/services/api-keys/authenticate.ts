@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { apiKeyDigest, isWellFormedApiKey } from "@/server/auth/api-key-format";
-import { verifiedKeys, type VerifiedKey } from "@/server/auth/verified-key-cache";
+import { apiKeyDigest, isWellFormedApiKey } from "@/server/crypto/api-key-format";
+import { verifiedKeys, type VerifiedKey } from "./verified-key-cache";
+import { grantedPermissions } from "@/lib/restricted-key-scopes";
 import { preparedOn } from "@/server/db/prepared";
 import { apiKeys, merchants } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
@@ -13,7 +14,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 // The statement every authenticated request may run (a cache miss): built once per database.
 const activeKeyByDigest = (db: Executor) =>
   db
-    .select({ keyId: apiKeys.id, merchantId: apiKeys.merchantId, livemode: apiKeys.livemode, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ keyId: apiKeys.id, merchantId: apiKeys.merchantId, livemode: apiKeys.livemode, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
     .where(
@@ -24,13 +25,13 @@ const activeKeyByDigest = (db: Executor) =>
         eq(merchants.status, "active"),
       ),
     )
-    .limit(1)
-    .prepare("api_key_by_digest");
+    .limit(1);
 
 /**
- * The merchant, key and mode (docs/test-mode.md) an API key stands for, or one identical `invalid_api_key` whatever is wrong with it
- * (malformed, unknown, revoked, expired, merchant inactive), so the answer is no oracle for which check failed.
- * Verified keys are cached for a few seconds (auth/verified-key-cache.ts); use is recorded at most once a minute.
+ * The merchant, key, mode (docs/test-mode.md) and, for a restricted key, granted permissions (from its scopes) an API
+ * key stands for, or one identical `invalid_api_key` whatever is wrong with it (malformed, unknown, revoked, expired,
+ * merchant inactive), so the answer is no oracle for which check failed.
+ * Verified keys are cached for a few seconds (verified-key-cache.ts); use is recorded at most once a minute.
  */
 export async function authenticateApiKey({ ctx, input }: { ctx: ServiceContext; input: { key: string } }) {
   if (!isWellFormedApiKey(input.key)) throw invalidApiKey();
@@ -40,10 +41,12 @@ export async function authenticateApiKey({ ctx, input }: { ctx: ServiceContext; 
   if (!verified) {
     const [row] = await preparedOn(ctx.db, "api_key_by_digest", activeKeyByDigest).execute({ digest, now: now.toISOString() });
     if (!row) throw invalidApiKey();
-    verified = verifiedKeys.set(digest, row, now);
+    const { scopes, ...key } = row;
+    verified = verifiedKeys.set(digest, scopes ? { ...key, restrictedTo: grantedPermissions(scopes) } : key, now);
   }
   await touchLastUsed(ctx, verified, now);
-  return { merchantId: verified.merchantId, keyId: verified.keyId, livemode: verified.livemode };
+  const { merchantId, keyId, livemode, restrictedTo } = verified;
+  return restrictedTo ? { merchantId, keyId, livemode, restrictedTo } : { merchantId, keyId, livemode };
 }
 
 /**

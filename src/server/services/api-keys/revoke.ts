@@ -1,12 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { verifiedKeys } from "@/server/auth/verified-key-cache";
+import { verifiedKeys } from "./verified-key-cache";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireMerchantWriter, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { apiKeyIdInput, toApiKey } from "./schemas";
 import { getApiKeyForMerchant } from "./get";
+import { refuseRestrictedKey } from "./restricted";
 
 /**
  * Revokes one of the merchant's keys at once (also a rolled key still in its overlap). Revoking a revoked
@@ -14,6 +15,7 @@ import { getApiKeyForMerchant } from "./get";
  */
 export async function revokeApiKey({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
   const merchantId = requireMerchantWriter(ctx);
+  refuseRestrictedKey(ctx);
   const { id } = validateInput(apiKeyIdInput, input);
   const now = ctx.now();
   const row = await withTransaction(ctx.db, async (tx) => {

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { pageLimit } from "../pagination";
-import type { ApiKeyRow } from "@/server/db/schema";
+import { createSelectSchema } from "drizzle-zod";
+import { apiKeys, type ApiKeyRow } from "@/server/db/schema";
+import { listSchema, pageLimit } from "../pagination";
+import { describeFields, isoTimestamps, rowShape } from "../row-shape";
+import { apiKeyStatuses } from "@/lib/statuses";
+import { allScopes, RESTRICTED_KEY_RESOURCES, SCOPE_LEVELS } from "@/lib/restricted-key-scopes";
 
 /** Keys a merchant may hold at once (rolled and revoked keys do not count): enough for rotation, bounded. */
 export const MAX_ACTIVE_API_KEYS = 20;
@@ -14,10 +18,34 @@ const keyId = z.string().min(1).max(64);
 export const apiKeyModes = ["live", "test"] as const;
 export type ApiKeyMode = (typeof apiKeyModes)[number];
 
+const scopeLevel = z.enum(SCOPE_LEVELS);
+const scopeResources = Object.fromEntries(RESTRICTED_KEY_RESOURCES.map((resource) => [resource, scopeLevel])) as Record<
+  (typeof RESTRICTED_KEY_RESOURCES)[number],
+  typeof scopeLevel
+>;
+
+/**
+ * A restricted key's scopes as asked for: any of the resources, each `none`, `read` or `write` (`write` implies
+ * `read`); a resource left out is `none`. An unknown level fails on its field (`scopes.<resource>`), an unknown
+ * resource on `scopes` with a message naming it.
+ */
+export const scopesInput = z
+  .strictObject(Object.fromEntries(RESTRICTED_KEY_RESOURCES.map((resource) => [resource, scopeLevel.optional()])) as {
+    [R in keyof typeof scopeResources]: z.ZodOptional<typeof scopeLevel>;
+  })
+  .describe(
+    "Makes a restricted key (`rk_live_`/`rk_test_`) that may touch only these resources: per resource `none`, `read` or " +
+      "`write` (which implies `read`); a resource left out is `none`. Without `scopes`, a secret key (`sk_…`) with full access.",
+  );
+
+/** Every resource with its level: how a restricted key's scopes are shown. */
+export const scopesSchema = z.object(scopeResources).meta({ id: "ApiKeyScopes" });
+
 /** `mode` defaults to `live`: a body-less create makes the same live key it always did (docs/test-mode.md). */
 export const createApiKeyInput = z.strictObject({
   mode: z.enum(apiKeyModes).default("live").describe("`test` makes an `sk_test_` key that sees and makes test data only."),
   name: keyName.nullish(),
+  scopes: scopesInput.optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
@@ -37,22 +65,23 @@ export const listApiKeysInput = z.strictObject({
 });
 export type ListApiKeysInput = z.input<typeof listApiKeysInput>;
 
-export const apiKeyStatuses = ["active", "expiring", "expired", "revoked"] as const;
 
-/** An API key as listed: never the key itself, only its hint. */
-export const apiKeySchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  hint: z.string(),
-  /** `test`: an `sk_test_` key (docs/test-mode.md). */
-  mode: z.enum(apiKeyModes),
-  /** `expiring`: rolled, works until `expiresAt`. */
-  status: z.enum(apiKeyStatuses),
-  lastUsedAt: z.iso.datetime().nullable(),
-  expiresAt: z.iso.datetime().nullable(),
-  revokedAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
+/**
+ * An API key as listed: the api_keys row less whose it is and its digest (never the key itself, only its hint),
+ * with its mode and its status.
+ */
+export const apiKeySchema = describeFields(
+  createSelectSchema(apiKeys, isoTimestamps(apiKeys))
+    .omit({ merchantId: true, digest: true, livemode: true })
+    .extend({ mode: z.enum(apiKeyModes), status: z.enum(apiKeyStatuses), scopes: scopesSchema.nullable() }),
+  {
+    mode: "`test`: an `sk_test_` or `rk_test_` key (docs/test-mode.md).",
+    status: "`expiring`: rolled, works until `expiresAt`.",
+    scopes: "A restricted key's (`rk_…`) level on every resource; null for a secret key (`sk_…`), which has full access.",
+  },
+).meta({ id: "ApiKey" });
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export const apiKeyListSchema = listSchema(apiKeySchema);
 
 export function apiKeyStatus(row: ApiKeyRow, now: Date): (typeof apiKeyStatuses)[number] {
   if (row.revokedAt) return "revoked";
@@ -60,17 +89,13 @@ export function apiKeyStatus(row: ApiKeyRow, now: Date): (typeof apiKeyStatuses)
   return "active";
 }
 
-export function toApiKey(row: ApiKeyRow, now: Date) {
-  return {
-    id: row.id,
-    name: row.name,
-    hint: row.hint,
-    mode: row.livemode ? ("live" as const) : ("test" as const),
+const apiKeyShape = rowShape<typeof apiKeySchema, Omit<ApiKeyRow, "scopes"> & Pick<ApiKey, "mode" | "status" | "scopes">>(apiKeySchema);
+
+export function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
+  return apiKeyShape({
+    ...row,
+    mode: row.livemode ? "live" : "test",
     status: apiKeyStatus(row, now),
-    lastUsedAt: row.lastUsedAt,
-    expiresAt: row.expiresAt,
-    revokedAt: row.revokedAt,
-    createdAt: row.createdAt,
-  };
+    scopes: row.scopes ? allScopes(row.scopes) : null,
+  });
 }
-export type ApiKey = ReturnType<typeof toApiKey>;

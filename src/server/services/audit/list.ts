@@ -33,7 +33,7 @@ export async function listAuditLog({ ctx, input }: { ctx: ServiceContext; input:
     query.actorId ? eq(auditLog.actorId, query.actorId) : undefined,
     position ? afterPosition(auditLog.createdAt, auditLog.id, position) : undefined,
   ];
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ ...getTableColumns(auditLog), cursorAt: keysetTimestamp(auditLog.createdAt) })
     .from(auditLog)
     .where(and(...conditions))

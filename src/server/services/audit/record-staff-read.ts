@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
-import { newId } from "@/lib/ids";
-import { auditLog } from "@/server/db/schema";
+import { insertStaffReadUnlessRecent } from "@/server/db/sql/staff-reads";
 import { withTransaction } from "@/server/db/transaction";
 import type { ServiceContext } from "../context";
+import { auditRowOf } from "./record";
 
 /** How long one audit row stands for a staff member's repeated looks at the same view of a merchant. */
 export const STAFF_READ_AUDIT_WINDOW_MS = 15 * 60 * 1000;
@@ -20,6 +19,7 @@ export const STAFF_READ_ACTIONS = {
   events: "staff.events_viewed",
   event: "staff.event_viewed",
   deliveries: "staff.deliveries_viewed",
+  refunds: "staff.refunds_viewed",
   /** One payment opened from the search (the search itself is `payment.searched`, logged on every search). */
   payment: "payment.viewed",
   /** The System page: every merchant's failing and slow endpoints at once (no one merchant: `merchant_id` null). */
@@ -48,20 +48,7 @@ export async function recordStaffRead({
   const action = STAFF_READ_ACTIONS[input.view];
   const target = input.target ?? (merchantId ? { type: "merchant", id: merchantId } : { type: "system", id: "system" });
   const now = ctx.now();
-  const since = new Date(now.getTime() - STAFF_READ_AUDIT_WINDOW_MS).toISOString();
-  const lockKey = `staff-read:${actor.userId}:${merchantId ?? ""}:${action}:${target.id}`;
-  await withTransaction(ctx.db, async (tx) => {
-    // Concurrent reads (a page's parallel queries, a double click) take turns on this key, so the second
-    // one's NOT EXISTS sees the first one's row: without the lock both would insert, neither seeing the other.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}::text, 0))`);
-    await tx.execute(sql`
-      insert into ${auditLog} (id, actor_type, actor_id, merchant_id, action, target_type, target_id, request_id, created_at)
-      select ${newId("audit")}, 'staff', ${actor.userId}, ${merchantId}, ${action}, ${target.type}, ${target.id},
-        ${ctx.requestId}, ${now.toISOString()}::text::timestamptz
-      where not exists (
-        select 1 from ${auditLog}
-        where ${merchantId === null ? sql`merchant_id is null` : sql`merchant_id = ${merchantId}`} and created_at > ${since}::text::timestamptz
-          and actor_id = ${actor.userId} and action = ${action} and target_id = ${target.id}
-      )`);
-  });
+  const since = new Date(now.getTime() - STAFF_READ_AUDIT_WINDOW_MS);
+  const row = { ...auditRowOf(ctx, { action, targetType: target.type, targetId: target.id, merchantId }), actorId: actor.userId, since };
+  await withTransaction(ctx.db, (tx) => insertStaffReadUnlessRecent(tx, row));
 }

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { events, webhookDeliveries, webhookEndpoints, type EventRow, type EventType } from "@/server/db/schema";
-import { rowsOf } from "@/server/db/rows";
+import type { EventRow, EventType } from "@/server/db/schema";
+import { insertEventWithDeliveries } from "@/server/db/sql/events";
 import type { Executor } from "@/server/db/types";
 import { traceParentOf, withSpan } from "@/server/tracing/span";
 import { WAKE_CHANNEL } from "@/server/webhooks/wake";
@@ -26,8 +25,8 @@ export interface EmitEventInput {
  * the transaction that made the change: every row commits or rolls back with it, and the webhook workers pick the
  * deliveries up from there.
  *
- * One statement, on every hot write path (payment confirmation): the event is inserted in a CTE and the
- * deliveries from the merchant's endpoint rows, where the query builder would take three round trips. Delivery
+ * One statement (db/sql/events.ts), on every hot write path (payment confirmation): the event is inserted in a CTE
+ * and the deliveries from the merchant's endpoint rows, where the query builder would take three round trips. Delivery
  * ids are made here (time-sortable ULIDs), one per possible endpoint, and handed out by the endpoints' order.
  * A delivery inserted also notifies the webhook workers, which PostgreSQL sends at commit (webhooks/wake.ts).
  *
@@ -58,24 +57,14 @@ export async function writeEvent(
 ): Promise<EmittedEvent> {
   const { merchantId, livemode, now } = input;
   const event: EventRow = { id: newId("event"), merchantId, livemode, type: input.type, data: input.data, subjectId: input.subjectId ?? null, createdAt: now };
-  const at = now.toISOString();
   const ids = Array.from({ length: MAX_ENDPOINTS_PER_MERCHANT }, () => newId("delivery"));
-  const result = await db.execute(sql`
-    with new_event as (
-      insert into ${events} (id, merchant_id, livemode, type, data, subject_id, created_at)
-      values (${event.id}, ${merchantId}, ${livemode}, ${event.type}, ${JSON.stringify(event.data)}::text::jsonb, ${event.subjectId}, ${at}::text::timestamptz)
-    ), targets as (
-      select e.id, e.url, row_number() over (order by e.created_at, e.id) as n
-      from ${webhookEndpoints} e
-      where e.merchant_id = ${merchantId} and e.livemode = ${livemode} and e.url is not null and e.status = 'enabled'
-        and (e.event_types is null or ${event.type}::text = any(e.event_types))
-        and e.id is distinct from ${input.exceptEndpointId ?? null}::text
-    )
-    insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
-    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${livemode}, ${event.id}, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent ?? null}, ${at}::text::timestamptz, ${at}::text::timestamptz
-    from targets t
-    where t.n <= ${MAX_ENDPOINTS_PER_MERCHANT}::int
-    returning id, pg_notify(${WAKE_CHANNEL}, '')::text as woke`);
-  const deliveryIds = rowsOf<{ id: string }>(result).map((row) => row.id).sort();
+  const inserted = await insertEventWithDeliveries(db, {
+    event,
+    deliveryIds: ids,
+    exceptEndpointId: input.exceptEndpointId ?? null,
+    traceParent: input.traceParent ?? null,
+    wakeChannel: WAKE_CHANNEL,
+  });
+  const deliveryIds = inserted.sort();
   return { event, deliveryId: deliveryIds[0] ?? null, deliveryIds };
 }

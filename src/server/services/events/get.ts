@@ -1,14 +1,21 @@
 import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
 import { isId } from "@/lib/ids";
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
-import { toDelivery } from "../webhooks/schemas";
-import { renderEvent } from "./render";
+import { deliveryWithoutEventSchema, toDeliveryWithoutEvent } from "../webhooks/schemas";
+import { eventSchema, toEvent } from "./schemas";
+
+/** `GET event/{id}`: the Event with its deliveries (each without the event: it is the object around them). */
+export const eventDetailSchema = eventSchema
+  .extend({ deliveries: z.array(deliveryWithoutEventSchema).describe("One per endpoint it was sent to, oldest first.") })
+  .meta({ id: "EventWithDeliveries" });
+export type EventDetail = z.infer<typeof eventDetailSchema>;
 
 /** One of the merchant's events with its deliveries (one per endpoint it went to); another merchant's → 404. */
-export async function getEvent({ ctx, input }: { ctx: ServiceContext; input: { id: string } }) {
+export async function getEvent({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<EventDetail> {
   const { merchantId, livemode } = requireMerchantScope(ctx);
   if (!isId("event", input.id)) throw new NotFoundError("event");
   const [event] = await ctx.db
@@ -22,15 +29,5 @@ export async function getEvent({ ctx, input }: { ctx: ServiceContext; input: { i
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.merchantId, merchantId)))
     .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));
-  return {
-    ...renderEvent(event),
-    // Without the event each would repeat: it is the object around them.
-    deliveries: deliveries.map((delivery) => withoutEvent(toDelivery(delivery, event))),
-  };
-}
-
-function withoutEvent<T extends { event: unknown }>(delivery: T): Omit<T, "event"> {
-  const copy: Partial<T> = { ...delivery };
-  delete copy.event;
-  return copy as Omit<T, "event">;
+  return { ...toEvent(event), deliveries: deliveries.map((delivery) => toDeliveryWithoutEvent(delivery, event)) };
 }

@@ -5,15 +5,19 @@ import { events, invoices, payments, webhookDeliveries } from "@/server/db/schem
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { validateInput } from "../validate";
+import { toDeliveryWithoutEvent } from "../webhooks/schemas";
+import { eventDetailSchema } from "./get";
+import { toEvent } from "./schemas";
 
 export const listSubjectEventsInput = z.strictObject({ subjectId: z.string().min(1).max(100) });
+export const subjectEventsSchema = z.object({ data: z.array(eventDetailSchema) });
 
 /**
  * The events about one of the merchant's payments or invoices, oldest first, each with its
  * webhook deliveries: the history a payment's detail view shows. A payment that is not the merchant's
  * (another merchant's, the other mode's, or none) is a 404, as everywhere: an empty list would say less, and differently.
  */
-export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }) {
+export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext; input: { subjectId: string } }): Promise<z.infer<typeof subjectEventsSchema>> {
   const { merchantId, livemode } = requireMerchantScope(ctx);
   const { subjectId } = validateInput(listSubjectEventsInput, input);
   // Payments and invoices have histories; the id's prefix says which table scopes it to the merchant.
@@ -38,22 +42,8 @@ export async function listEventsForSubject({ ctx, input }: { ctx: ServiceContext
     : [];
   return {
     data: rows.map((event) => ({
-      id: event.id,
-      type: event.type,
-      createdAt: event.createdAt.toISOString(),
-      deliveries: deliveries
-        .filter((delivery) => delivery.eventId === event.id)
-        .map((delivery) => ({
-          id: delivery.id,
-          status: delivery.status,
-          url: delivery.url,
-          attemptCount: delivery.attemptCount,
-          lastStatusCode: delivery.lastStatusCode,
-          lastError: delivery.lastError,
-          nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
-          createdAt: delivery.createdAt.toISOString(),
-          updatedAt: delivery.updatedAt.toISOString(),
-        })),
+      ...toEvent(event),
+      deliveries: deliveries.filter((delivery) => delivery.eventId === event.id).map((delivery) => toDeliveryWithoutEvent(delivery, event)),
     })),
   };
 }

@@ -5,7 +5,7 @@ import { ID_PREFIXES } from "@/lib/ids";
 import { events } from "@/server/db/schema";
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
-import { renderEvent } from "./render";
+import { toEvent } from "./schemas";
 
 /** An event id as a resume point (`Last-Event-ID`, `?after=`). */
 export const eventCursor = z
@@ -27,9 +27,11 @@ const CLOCK_ALLOWANCE = "1 second";
 
 /**
  * The merchant's events of the caller's mode after `after`, in id order (ids are ULIDs: they sort as events happened), that are
- * settled: created before every transaction still open on the database began. An event is inserted inside
- * the transaction of the change it records and becomes visible only at commit, so a later id can be visible
- * before an earlier one; reading only below that horizon means a cursor never skips an event committed late.
+ * settled: created before every writing transaction still open on this database began. An event is inserted
+ * inside the transaction of the change it records and becomes visible only at commit, so a later id can be
+ * visible before an earlier one; reading only below that horizon means a cursor never skips an event committed
+ * late. Only this database's transactions can hold an event back: `pg_stat_activity` lists every database of the
+ * server, and another application's (or tenant database's) long transaction must not stall this stream.
  */
 export async function listSettledEvents({ ctx, input }: { ctx: ServiceContext; input: z.input<typeof listSettledEventsInput> }) {
   const { merchantId, livemode } = requireMerchantScope(ctx);
@@ -38,7 +40,7 @@ export async function listSettledEvents({ ctx, input }: { ctx: ServiceContext; i
   const since = after ? new Date(decodeTime(after.slice(ID_PREFIXES.event.length + 1).toUpperCase()) - 60_000) : undefined;
   const horizon = sql`(
     select least(now(), coalesce(min(xact_start), now())) - interval '${sql.raw(CLOCK_ALLOWANCE)}'
-    from pg_stat_activity where backend_xid is not null and pid <> pg_backend_pid())`;
+    from pg_stat_activity where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid())`;
   const rows = await ctx.db
     .select()
     .from(events)
@@ -54,5 +56,5 @@ export async function listSettledEvents({ ctx, input }: { ctx: ServiceContext; i
     )
     .orderBy(asc(events.id))
     .limit(limit);
-  return rows.map(renderEvent);
+  return rows.map(toEvent);
 }

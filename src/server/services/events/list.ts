@@ -5,8 +5,7 @@ import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { byCursorAt, decodeCursor, toPage } from "../pagination";
 import { validateInput } from "../validate";
-import { renderEvent } from "./render";
-import { listEventsInput, type ListEventsInput } from "./schemas";
+import { listEventsInput, toEvent, type ListEventsInput } from "./schemas";
 
 /**
  * The merchant's event log, newest first, keyset-paginated on (created_at, id): what a merchant whose endpoint
@@ -27,7 +26,7 @@ export async function listEvents({ ctx, input }: { ctx: ServiceContext; input: L
     subjectId ? eq(events.subjectId, subjectId) : undefined,
     position ? afterPosition(events.createdAt, events.id, position) : undefined,
   ];
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ event: events, cursorAt: keysetTimestamp(events.createdAt) })
     .from(events)
     .where(and(...conditions))
@@ -38,7 +37,7 @@ export async function listEvents({ ctx, input }: { ctx: ServiceContext; input: L
     scope,
     rows.map((row) => ({ ...row, id: row.event.id })),
     limit,
-    (row) => renderEvent(row.event),
+    (row) => toEvent(row.event),
     byCursorAt,
   );
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
-import { eventTypes } from "@/server/db/schema";
+import { createSelectSchema } from "drizzle-zod";
+import { events, eventTypes, type EventRow } from "@/server/db/schema";
 import { listSchema, pageQuery } from "../pagination";
-import { deliverySchema } from "../webhooks/schemas";
-import { renderedEventSchema } from "./render";
+import { isoTimestamps, jsonObject, rowShape } from "../row-shape";
 
 /** Event log schemas (docs/webhooks.md, "Event log"). */
 
@@ -31,11 +31,19 @@ export type ListEventsInput = z.input<typeof listEventsInput>;
 
 export const eventIdParams = z.strictObject({ id: z.string().max(100) });
 
-/** `Event`: `{id, type, createdAt, data}`, the one schema of render.ts (the event stream shows the same). */
-const eventSchema = renderedEventSchema;
+/**
+ * The Event as clients see it, in the event log, the event stream and inside a Delivery: the events table's row
+ * less whose it is, its mode and its subject (a filter of the log, `subjectId`, not a field).
+ */
+export const eventSchema = createSelectSchema(events, {
+  ...isoTimestamps(events),
+  id: (id) => id.describe("`evt_…`: the webhook's `webhook-id`. Ids sort in the order events happened."),
+  data: jsonObject.describe("The `data` of the webhook body: the payment, invoice, … it is about."),
+})
+  .omit({ merchantId: true, livemode: true, subjectId: true })
+  .meta({ id: "Event" });
+export type Event = z.infer<typeof eventSchema>;
+
+export const toEvent = rowShape<typeof eventSchema, Pick<EventRow, keyof Event>>(eventSchema);
 
 export const eventListSchema = listSchema(eventSchema);
-
-export const eventDetailSchema = eventSchema
-  .extend({ deliveries: z.array(deliverySchema.omit({ event: true })).describe("One per endpoint it was sent to, oldest first.") })
-  .meta({ id: "EventWithDeliveries" });

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { ping } from "@/server/db/sql/ping";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@/server/db/unavailable";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
@@ -17,7 +17,7 @@ export async function checkReadiness({ ctx }: { ctx: ServiceContext }) {
     timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
   });
   try {
-    await Promise.race([ctx.db.execute(sql`select 1`), deadline]);
+    await Promise.race([ping(ctx.db), deadline]);
   } catch (error) {
     ctx.log.warn({ err: error }, "readiness check failed");
     throw new ServiceError("service_unavailable", "The database does not answer.", {

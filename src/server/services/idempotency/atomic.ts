@@ -1,8 +1,5 @@
-import { sql } from "drizzle-orm";
-import { rowsOf } from "@/server/db/rows";
-import { idempotencyKeys } from "@/server/db/schema";
-import type { Executor } from "@/server/db/types";
-import type { Database } from "@/server/db/types";
+import { upsertCompletedKey } from "@/server/db/sql/idempotency-keys";
+import type { Database, Executor } from "@/server/db/types";
 import type { Logger } from "pino";
 import { isServiceError, type ServiceError } from "../errors";
 import {
@@ -35,6 +32,8 @@ export async function runAtomically(
     digest: string;
     /** The answer a final error (FINAL_ERROR_CODES) is stored as; undefined: final errors are not stored. */
     finalErrorAnswer?: (error: ServiceError) => Answer;
+    /** What of a successful answer's body is stored (run.ts, `IdempotentRun.keep`). */
+    keep?: (body: unknown) => unknown;
   },
   execute: (tx: Executor) => Promise<Answer>,
 ): Promise<Answer> {
@@ -43,7 +42,7 @@ export async function runAtomically(
     return await db.transaction(async (tx) => {
       const reply = await execute(tx);
       if (reply.status >= 200 && reply.status < 300) {
-        const stored = await storeAnswer(tx, scope, digest, now, reply.status, reply.body);
+        const stored = await storeAnswer(tx, scope, digest, now, reply.status, options.keep ? options.keep(reply.body) : reply.body);
         if (!stored) throw new KeyAlreadyAnswered();
       }
       return reply;
@@ -81,26 +80,8 @@ class KeyAlreadyAnswered extends Error {
 /**
  * Inserts the completed key, or takes over an expired one (or a leased claim whose lease ran out). Returns
  * false when a live row holds the key: the caller's transaction must then roll back.
- *
- * Hand-written: it runs on every idempotent confirm, and drizzle's insert builder costs several times more
- * CPU to build this statement than PostgreSQL spends running it (BENCHMARKS.md, case 2).
  */
-async function storeAnswer(db: Executor, scope: KeyScope, digest: string, now: Date, status: number, body: unknown): Promise<boolean> {
-  const at = now.toISOString();
-  const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
-  // The answer is kept as a JSON string inside jsonb (storedBody): encode that string once more for jsonb.
-  const stored = storedBody(body);
-  const result = await db.execute(sql`
-    insert into ${idempotencyKeys} as k
-      (merchant_id, method, path, key, request_digest, state, locked_until, response_status, response_body, created_at, expires_at)
-    values (${scope.merchantId}, ${scope.method}, ${scope.path}, ${scope.key}, ${digest}, 'completed', null, ${status}::int,
-      ${stored === null ? null : JSON.stringify(stored)}::text::jsonb, ${at}::text::timestamptz, ${expiresAt}::text::timestamptz)
-    on conflict (merchant_id, method, path, key) do update set
-      request_digest = excluded.request_digest, state = excluded.state, locked_until = null,
-      response_status = excluded.response_status, response_body = excluded.response_body,
-      created_at = excluded.created_at, expires_at = excluded.expires_at
-    where k.expires_at <= ${at}::text::timestamptz
-      or (k.state = 'in_progress' and k.locked_until <= ${at}::text::timestamptz)
-    returning k.key`);
-  return rowsOf(result).length > 0;
+function storeAnswer(db: Executor, scope: KeyScope, digest: string, now: Date, status: number, body: unknown): Promise<boolean> {
+  // The answer is kept as a JSON string inside jsonb (storedBody).
+  return upsertCompletedKey(db, { ...scope, digest, now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS), status, body: storedBody(body) });
 }

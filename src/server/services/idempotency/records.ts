@@ -44,6 +44,15 @@ export interface KeyScope {
   key: string;
 }
 
+/**
+ * The stored `path` of a key: the request's path, preceded by `test ` in test mode, so a test key reusing a live
+ * key's Idempotency-Key is a different request and never replays a live answer (docs/test-mode.md). A URL path
+ * never holds a space, so no live path can equal a test one.
+ */
+export function scopedPath(pathname: string, livemode: boolean): string {
+  return livemode ? pathname : `test ${pathname}`;
+}
+
 export function matchesScope(scope: KeyScope) {
   return and(
     eq(idempotencyKeys.merchantId, scope.merchantId),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { idempotencyKeys } from "@/server/db/schema";
 import type { Database, Executor } from "@/server/db/types";
 import type { Logger } from "pino";
@@ -31,7 +31,7 @@ import {
 /** Longer than any request may run (webhook test sends time out at 15 s); a crashed claim frees after this. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 
-export type IdempotencyPolicy = { store: "final" | "success"; atomic?: boolean } | { store: "none" };
+export type IdempotencyPolicy = { store: "final" | "success"; atomic?: boolean };
 
 export interface IdempotentRun {
   db: Database;
@@ -43,6 +43,11 @@ export interface IdempotentRun {
   policy: IdempotencyPolicy;
   /** The answer a final error is stored and replayed as (REST: its problem+json). */
   errorAnswer: (error: ServiceError) => Answer;
+  /**
+   * What of a successful answer's body is stored and replayed (default: all of it). An answer that shows a
+   * secret once keeps the rest of itself: a duplicate submission learns what was made, never the secret again.
+   */
+  keep?: (body: unknown) => unknown;
 }
 
 /** Runs `execute` at most once per key scope and digest; replays its stored answer after. */
@@ -51,9 +56,7 @@ export async function runIdempotently(run: IdempotentRun, execute: (tx?: Executo
   const storeFinal = policy.store === "final";
 
   if ("atomic" in policy && policy.atomic) {
-    const answer = await runAtomically({ db, log, now, scope, digest, finalErrorAnswer: storeFinal ? run.errorAnswer : undefined }, execute);
-    await maybePurge(db, log, now);
-    return answer;
+    return runAtomically({ db, log, now, scope, digest, finalErrorAnswer: storeFinal ? run.errorAnswer : undefined, keep: run.keep }, execute);
   }
 
   const claim = await claimKey(db, scope, digest, now);
@@ -71,23 +74,12 @@ export async function runIdempotently(run: IdempotentRun, execute: (tx?: Executo
     }
     throw error;
   }
-  if (policy.store !== "none" && answer.status >= 200 && answer.status < 300) {
-    await completeKey(db, log, scope, claim.lockedUntil, answer.status, answer.body ?? null);
+  if (answer.status >= 200 && answer.status < 300) {
+    await completeKey(db, log, scope, claim.lockedUntil, answer.status, run.keep ? run.keep(answer.body) : (answer.body ?? null));
   } else {
     await releaseKey(db, log, scope, claim.lockedUntil);
   }
-  await maybePurge(db, log, now);
   return answer;
-}
-
-/** About one request in a hundred clears a batch of expired keys: no timer needed in the web process. */
-async function maybePurge(db: Database, log: Logger, now: Date) {
-  if (Math.random() >= 0.01) return;
-  try {
-    await purgeExpiredIdempotencyKeys(db, now);
-  } catch (error) {
-    log.warn({ err: error }, "could not purge expired idempotency keys");
-  }
 }
 
 type Claim = { kind: "owned"; lockedUntil: Date } | { kind: "replay"; answer: Answer };
@@ -155,12 +147,3 @@ async function releaseKey(db: Database, log: Logger, scope: KeyScope, lockedUnti
   }
 }
 
-/**
- * Deletes up to `limit` expired keys. Expired keys are already ignored (and overwritten on reuse); this
- * only keeps the table small. Called by about one request in a hundred; a worker may also call it on a timer.
- */
-export async function purgeExpiredIdempotencyKeys(db: Database, now: Date, limit = 500): Promise<void> {
-  await db.execute(sql`
-    delete from ${idempotencyKeys} where ctid in (
-      select ctid from ${idempotencyKeys} where ${lte(idempotencyKeys.expiresAt, now)} limit ${limit})`);
-}

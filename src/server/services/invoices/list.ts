@@ -26,7 +26,7 @@ export async function listInvoices({ ctx, input }: { ctx: ServiceContext; input:
   await recordStaffRead({ ctx, input: { view: "invoices" } });
   const now = ctx.now();
 
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ invoice: invoices, cursorAt: keysetTimestamp(invoices.createdAt) })
     .from(invoices)
     .where(

@@ -2,9 +2,11 @@ import { z } from "zod";
 import { currencyExponent } from "@/lib/currencies";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import { remainingDecimal, withDecimals } from "@/lib/money";
-import { invoiceStatusDetails, invoiceStatuses, type InvoiceRow } from "@/server/db/schema";
+import { createSelectSchema } from "drizzle-zod";
+import { invoices, invoiceStatuses, type InvoiceRow } from "@/server/db/schema";
 import { httpUrl } from "../merchants/schemas";
 import { listSchema, pageQuery } from "../pagination";
+import { describeFields, isoTimestamps, jsonObject, rowShape } from "../row-shape";
 import { amountInCurrency, currencyCode, metadata, paymentSchema, text } from "../payments/schemas";
 
 export const EXPIRES_IN_MIN = 60;
@@ -30,32 +32,23 @@ export const createInvoiceInput = z
   .superRefine(amountInCurrency);
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
-const timestamp = z.iso.datetime();
-
-/** The Invoice as clients see it (docs/invoices.md); `data` of every `invoice.*` event. */
-export const invoiceSchema = z
-  .object({
-    id: z.string(),
-    orderId: z.string().nullable(),
-    amount: z.string(),
-    currency: z.string(),
-    amountPaid: z.string().describe("Sum of the confirmed payments attached."),
-    amountPending: z.string().describe("Sum of the pending payments attached."),
-    amountRemaining: z.string().describe("max(0, amount − amountPaid)."),
-    status: z.enum(invoiceStatuses),
-    statusDetail: z.enum(invoiceStatusDetails).nullable(),
-    description: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()),
-    checkoutUrl: z.string().describe("The public checkout page; the id in it is the capability, share it only with the payer."),
-    returnUrl: z.string().nullable(),
-    expiresAt: timestamp,
-    paidAt: timestamp.nullable(),
-    expiredAt: timestamp.nullable(),
-    voidedAt: timestamp.nullable(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: "Invoice" });
+/**
+ * The Invoice as clients see it (docs/invoices.md); `data` of every `invoice.*` event. The invoices table's row
+ * less whose it is and its mode, plus what is computed from it: what is left to pay and the checkout page.
+ */
+export const invoiceSchema = describeFields(
+  createSelectSchema(invoices, { ...isoTimestamps(invoices), metadata: jsonObject })
+    .omit({ merchantId: true, livemode: true })
+    .extend({
+      amountRemaining: z.string().describe("max(0, amount − amountPaid)."),
+      checkoutUrl: z.string().describe("The public checkout page; the id in it is the capability, share it only with the payer."),
+    }),
+  {
+    amountPaid: "Sum of the confirmed payments attached.",
+    amountPending: "Sum of the pending payments attached.",
+    amountRefunded: "Sum of the succeeded refunds of its payments (docs/refunds.md).",
+  },
+).meta({ id: "Invoice" });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
 export const invoiceWithPaymentsSchema = invoiceSchema
@@ -63,33 +56,25 @@ export const invoiceWithPaymentsSchema = invoiceSchema
   .meta({ id: "InvoiceWithPayments" });
 export type InvoiceWithPayments = z.infer<typeof invoiceWithPaymentsSchema>;
 
-/** The invoice as clients see it; `row` is already the effective one (status.ts `effectiveInvoice`). */
+const invoiceShape = rowShape<typeof invoiceSchema, InvoiceRow & Pick<Invoice, "amountRemaining" | "checkoutUrl">>(invoiceSchema);
+
+/**
+ * The invoice as clients see it; `row` is already the effective one (status.ts `effectiveInvoice`). Amounts
+ * carry their currency's decimals ("19.90", not the stored "19.9").
+ */
 export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
   const exponent = currencyExponent(row.currency) ?? 0;
   const amount = withDecimals(row.amount, exponent);
   const amountPaid = withDecimals(row.amountPaid, exponent);
-  const optional = (value: Date | null) => (value ? value.toISOString() : null);
-  return {
-    id: row.id,
-    orderId: row.orderId,
+  return invoiceShape({
+    ...row,
     amount,
-    currency: row.currency,
     amountPaid,
     amountPending: withDecimals(row.amountPending, exponent),
+    amountRefunded: withDecimals(row.amountRefunded, exponent),
     amountRemaining: withDecimals(remainingDecimal(amount, amountPaid), exponent),
-    status: row.status,
-    statusDetail: row.statusDetail,
-    description: row.description,
-    metadata: row.metadata,
     checkoutUrl: `${publicBaseUrl}/pay/${row.id}`,
-    returnUrl: row.returnUrl,
-    expiresAt: row.expiresAt.toISOString(),
-    paidAt: optional(row.paidAt),
-    expiredAt: optional(row.expiredAt),
-    voidedAt: optional(row.voidedAt),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  });
 }
 
 export const invoiceIdInput = z.strictObject({ id: z.string().min(1).max(100) });

@@ -20,7 +20,7 @@ export async function getInvoiceStats({ ctx }: { ctx: ServiceContext }): Promise
   await recordStaffRead({ ctx, input: { view: "invoices" } });
   const now = ctx.now().toISOString();
   const due = sql`${invoices.expiresAt} <= ${now}::timestamptz`;
-  const [row] = await ctx.db
+  const [row] = await ctx.reader
     .select({
       open: sql<number>`count(*) filter (where ${invoices.status} = 'open' and not (${due}))::int`,
       processing: sql<number>`count(*) filter (where ${invoices.status} = 'processing' and not (${due}))::int`,

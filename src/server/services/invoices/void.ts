@@ -1,5 +1,7 @@
 import { livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
+import { auditChanges } from "../audit/changes";
+import { recordAudit } from "../audit/record";
 import { changeInvoiceStatus } from "./change-status";
 import { invoiceIdInput, toInvoice, type Invoice } from "./schemas";
 
@@ -8,6 +10,11 @@ export async function voidInvoice({ ctx, input }: { ctx: ServiceContext; input: 
   const merchantId = requireMerchantWriter(ctx);
   const livemode = livemodeOf(ctx);
   const { id } = validateInput(invoiceIdInput, input, "params");
-  const row = await changeInvoiceStatus(ctx, { merchantId, livemode }, id, { to: "void", statusDetail: null });
+  const row = await changeInvoiceStatus(ctx, { merchantId, livemode }, id, { to: "void", statusDetail: null }, (txCtx, before, after) =>
+    recordAudit({
+      ctx: txCtx,
+      input: { action: "invoice.voided", targetType: "invoice", targetId: after.id, merchantId, details: { livemode, ...auditChanges(before, after, ["status"]) } },
+    }),
+  );
   return toInvoice(row, ctx.env.PUBLIC_BASE_URL);
 }

@@ -1,7 +1,7 @@
-import { eventTypes, merchants, users } from "@/server/db/schema";
+import { eventTypes, memberships, merchants, users } from "@/server/db/schema";
 import { isUniqueViolation } from "@/server/db/errors";
 import { withTransaction } from "@/server/db/transaction";
-import { hashPassword } from "@/server/auth/passwords";
+import { hashPassword } from "@/server/crypto/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import { inTransaction, type ServiceContext } from "../context";
@@ -40,8 +40,9 @@ export async function registerMerchant({ ctx, input }: { ctx: ServiceContext; in
           updatedAt: now,
         })
         .returning();
+      const userId = newId("user");
       await tx.insert(users).values({
-        id: newId("user"),
+        id: userId,
         email: data.email,
         passwordHash,
         role: "merchant",
@@ -50,6 +51,8 @@ export async function registerMerchant({ ctx, input }: { ctx: ServiceContext; in
         createdAt: now,
         updatedAt: now,
       });
+      // Whoever registers a merchant is its first owner (docs/team-and-security.md, "Roles").
+      await tx.insert(memberships).values({ merchantId, userId, role: "owner", createdAt: now, updatedAt: now });
       const apiKey = await createApiKey({ ctx: txCtx, input: { name: "Default key" } });
       // The profile's webhook settings are the default endpoint, and the secret returned here is its secret.
       const endpoint = await createDefaultEndpoint(tx, { merchantId, url: row!.webhookUrl, eventTypes, now });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { storable } from "@/lib/storable-text";
 import { createSelectSchema } from "drizzle-zod";
 import { eventTypes, merchants, type MerchantRow } from "@/server/db/schema";
-import { isoTimestamp, rowShape } from "../row-shape";
+import { isoTimestamps, rowShape } from "../row-shape";
 
 export const email = z
   .email({ message: "must be an email address" })
@@ -50,16 +50,13 @@ export const merchantIdInput = z.strictObject({ id: z.string().min(1).max(64) })
 
 /** The Merchant as clients see it (docs/api-contract.md, "Shapes"): the merchants table's row (drizzle-zod). */
 export const merchantSchema = createSelectSchema(merchants, {
+  ...isoTimestamps(merchants),
   webhookEvents: z.array(z.enum(eventTypes)),
-  createdAt: isoTimestamp,
-  updatedAt: isoTimestamp,
-}).meta({ id: "Merchant" });
-/** In services and tRPC (superjson) times stay `Date`s; REST's JSON prints them as the schema's ISO strings. */
-export type Merchant = Omit<z.infer<typeof merchantSchema>, "createdAt" | "updatedAt" | "webhookEvents"> & {
-  webhookEvents: string[];
-  createdAt: Date;
-  updatedAt: Date;
-};
+})
+  // A sign-in policy of the dashboard's team, not part of the merchant's API profile.
+  .omit({ requireSecondFactor: true })
+  .meta({ id: "Merchant" });
+export type Merchant = z.infer<typeof merchantSchema>;
 
 export const registerMerchantResult = z.object({
   merchant: merchantSchema,
@@ -67,4 +64,4 @@ export const registerMerchantResult = z.object({
   webhookSecret: z.string().describe("Shown this once here; the dashboard can reveal it again."),
 });
 
-export const toMerchant = rowShape<typeof merchantSchema, MerchantRow, Merchant>(merchantSchema, { isoDates: false });
+export const toMerchant = rowShape<typeof merchantSchema, MerchantRow>(merchantSchema);

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { merchants } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
+import { auditChanges } from "../audit/changes";
 import { recordAudit } from "../audit/record";
 import { inTransaction, requireSettingsWriter, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
@@ -44,12 +45,17 @@ export async function updateMerchant({
     if (changed.includes("webhookUrl") || changed.includes("webhookEvents")) {
       // The profile's webhook settings are the default endpoint's (webhook-endpoints/default.ts).
       const endpoint = await getDefaultEndpoint(tx, merchantId, { forUpdate: true });
-      await profileToDefaultEndpoint(tx, { merchantId, url: row!.webhookUrl, eventTypes: row!.webhookEvents, now: ctx.now() });
+      await profileToDefaultEndpoint(tx, {
+        merchantId,
+        ...(changed.includes("webhookUrl") ? { url: row!.webhookUrl } : {}),
+        ...(changed.includes("webhookEvents") ? { eventTypes: row!.webhookEvents } : {}),
+        now: ctx.now(),
+      });
       if (changed.includes("webhookUrl")) await followWebhookUrlChange(tx, { merchantId, endpointId: endpoint.id, url: row!.webhookUrl, now: ctx.now() });
     }
     await recordAudit({
       ctx: inTransaction(ctx, tx),
-      input: { action: "merchant.updated", targetType: "merchant", targetId: merchantId, merchantId, details: { fields: changed } },
+      input: { action: "merchant.updated", targetType: "merchant", targetId: merchantId, merchantId, details: auditChanges(current, row!, changed) },
     });
     return toMerchant(row!);
   });

@@ -12,8 +12,7 @@ const paymentById = (db: Executor) =>
   db
     .select(paymentColumns)
     .from(payments)
-    .where(and(eq(payments.id, sql.placeholder("id")), eq(payments.merchantId, sql.placeholder("merchantId")), eq(payments.livemode, sql.placeholder("livemode"))))
-    .prepare("payment_by_id");
+    .where(and(eq(payments.id, sql.placeholder("id")), eq(payments.merchantId, sql.placeholder("merchantId")), eq(payments.livemode, sql.placeholder("livemode"))));
 
 /** One of the merchant's payments in the caller's mode; another merchant's or mode's id answers 404 like an unknown one. */
 export async function getPayment({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<Payment> {

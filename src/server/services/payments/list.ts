@@ -52,9 +52,10 @@ function filterConditions(given: string[], afterCursor: boolean): SQL {
 }
 
 /**
- * The page statement for one set of given filters, whether a cursor is given and how it searches, prepared once
- * per database: a bounded set of statement shapes, none built per request. `recent` searches only the newest
- * `window` rows that match the other filters (a subquery named like the table, so the columns read the same).
+ * The page statement for one set of given filters, whether a cursor is given and how it searches, built once per
+ * database (db/prepared.ts: the list's benchmark target): a bounded set of statement shapes. `recent` searches only
+ * the newest `window` rows that match the other filters (a subquery named like the table, so the columns read the
+ * same).
  */
 function pageStatement(db: Executor, given: string[], afterCursor: boolean, search: Search) {
   const name = `payments_page${given.map((filter) => `_${filter}`).join("")}${afterCursor ? "_after" : ""}${search === "none" ? "" : `_q_${search}`}`;
@@ -71,10 +72,7 @@ function pageStatement(db: Executor, given: string[], afterCursor: boolean, sear
             .select(columns)
             .from(payments)
             .where(search === "everywhere" ? and(conditions, searchCondition) : conditions);
-    return page
-      .orderBy(...newestFirst(payments.createdAt, payments.id))
-      .limit(value("limit"))
-      .prepare(name);
+    return page.orderBy(...newestFirst(payments.createdAt, payments.id)).limit(value("limit"));
   });
 }
 
@@ -108,8 +106,8 @@ export async function listPayments({ ctx, input }: { ctx: ServiceContext; input:
   Object.assign(values, { limit: query.limit + 1, window: SEARCH_RECENT_ROWS });
   if (position) Object.assign(values, { afterAt: position.createdAt, afterId: position.id });
   const afterCursor = position !== null;
-  let rows = await pageStatement(ctx.db, given, afterCursor, query.q ? "recent" : "none").execute(values);
-  if (query.q && rows.length <= query.limit) rows = await pageStatement(ctx.db, given, afterCursor, "everywhere").execute(values);
+  let rows = await pageStatement(ctx.reader, given, afterCursor, query.q ? "recent" : "none").execute(values);
+  if (query.q && rows.length <= query.limit) rows = await pageStatement(ctx.reader, given, afterCursor, "everywhere").execute(values);
   return toPage(ctx, scope, rows, query.limit, toPayment, byCursorAt);
 }
 
@@ -135,18 +133,18 @@ export const COUNT_CAP = 10_000;
 export async function countPayments({ ctx, input }: { ctx: ServiceContext; input: ListPaymentsInput }): Promise<{ count: number; capped: boolean }> {
   const query = validateInput(listPaymentsInput, input, "query");
   const { values, given } = bindFilters(query, requireMerchantScope(ctx));
-  const name = `payments_count${given.map((filter) => `_${filter}`).join("")}${query.q ? "_q" : ""}`;
-  const statement = preparedOn(ctx.db, name, (db) => {
-    const conditions = filterConditions(given, false);
-    const matching = db
-      .select({ one: sql`1` })
-      .from(payments)
-      .where(query.q ? and(conditions, searchCondition) : conditions)
-      .limit(value("cap"))
-      .as("matching");
-    return db.select({ count: sql<number>`count(*)::int` }).from(matching).prepare(name);
-  });
-  const [row] = await statement.execute({ ...values, cap: COUNT_CAP + 1 });
+  const conditions = filterConditions(given, false);
+  const matching = ctx.reader
+    .select({ one: sql`1` })
+    .from(payments)
+    .where(query.q ? and(conditions, searchCondition) : conditions)
+    .limit(value("cap"))
+    .as("matching");
+  const [row] = await ctx.reader
+    .select({ count: sql<number>`count(*)::int` })
+    .from(matching)
+    .prepare("")
+    .execute({ ...values, cap: COUNT_CAP + 1 });
   const count = Number(row?.count ?? 0);
   return { count: Math.min(count, COUNT_CAP), capped: count > COUNT_CAP };
 }

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
 import { currencyExponent } from "@/lib/currencies";
-import { canonicalAmount } from "@/lib/money";
+import { canonicalAmount, withDecimals } from "@/lib/money";
 import { getTableColumns } from "drizzle-orm";
 import { createSelectSchema } from "drizzle-zod";
 import { payments, paymentStatuses, type PaymentRow } from "@/server/db/schema";
 import { exactJson } from "../exact-json";
 import { listSchema, pageQuery } from "../pagination";
-import { isoTimestamp, rowShape } from "../row-shape";
+import { describeFields, isoTimestamps, jsonObject, rowShape } from "../row-shape";
 
 export const METADATA_MAX_KEYS = 20;
 export const METADATA_MAX_BYTES = 4096;
@@ -69,23 +69,16 @@ export type ConfirmPaymentInput = z.input<typeof confirmPaymentInput>;
  * The payment table's row as a zod schema (drizzle-zod): text, numeric (a string) and the status enum as the
  * table declares them; timestamps as ISO strings, metadata a JSON object.
  */
-const paymentRowSchema = createSelectSchema(payments, {
-  metadata: z.record(z.string(), z.unknown()),
-  occurredAt: () => isoTimestamp,
-  confirmedAt: () => isoTimestamp,
-  failedAt: () => isoTimestamp,
-  reconciledAt: () => isoTimestamp,
-  createdAt: () => isoTimestamp,
-  updatedAt: () => isoTimestamp,
-});
+const paymentRowSchema = createSelectSchema(payments, { ...isoTimestamps(payments), metadata: jsonObject });
 
 /**
  * The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is, its mode (the key that
  * reads it already says which: docs/test-mode.md) and staff's notes.
  */
-export const paymentSchema = paymentRowSchema
-  .omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true })
-  .meta({ id: "Payment" });
+export const paymentSchema = describeFields(paymentRowSchema.omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true }), {
+  amountRefunded: "Sum of its succeeded refunds (docs/refunds.md).",
+  refundStatus: "`none`, `partial` or `full`: how much of it its succeeded refunds gave back.",
+}).meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 
 /** What support staff see: the payment, whose it is, and the reconciliation details. */
@@ -102,8 +95,13 @@ function pickColumns<C extends Record<string, unknown>, K extends keyof C>(colum
 }
 
 /** The payment as clients see it, field for field in the API's order; timestamps as ISO 8601 UTC with milliseconds. */
-export const toPayment = rowShape<typeof paymentSchema, Pick<PaymentRow, keyof Payment>>(paymentSchema, { isoDates: true });
-export const toStaffPayment = rowShape<typeof staffPaymentSchema, PaymentRow>(staffPaymentSchema, { isoDates: true });
+const paymentShape = rowShape<typeof paymentSchema, Pick<PaymentRow, keyof Payment>>(paymentSchema);
+export function toPayment(row: Pick<PaymentRow, keyof Payment>): Payment {
+  // Stored as the sum of refunds ("0" before any): shown with the currency's decimals like `amount`.
+  return paymentShape({ ...row, amountRefunded: withDecimals(row.amountRefunded, currencyExponent(row.currency) ?? 0) });
+}
+const staffPaymentShape = rowShape<typeof staffPaymentSchema, PaymentRow>(staffPaymentSchema);
+export const toStaffPayment = (row: PaymentRow): StaffPayment => staffPaymentShape({ ...row, amountRefunded: withDecimals(row.amountRefunded, currencyExponent(row.currency) ?? 0) });
 
 export const listPaymentsInput = z.strictObject({
   ...pageQuery,
@@ -148,6 +146,10 @@ export const paymentStatsSchema = z.object({
   to: z.iso.date(),
   payments: z.object({ total: z.number().int(), pending: z.number().int(), confirmed: z.number().int(), failed: z.number().int() }),
   volume: z.array(volume.extend({ count: z.number().int() })).describe("Confirmed amounts per currency; never summed across currencies."),
+  refunds: z
+    .array(volume.extend({ count: z.number().int() }))
+    .describe("Succeeded refunds per currency, placed in the window by when they succeeded (docs/refunds.md)."),
+  netVolume: z.array(volume).describe("Per currency: confirmed volume less succeeded refunds in the window (negative when refunds exceed it)."),
   daily: z.array(z.object({ date: z.iso.date(), count: z.number().int(), volume: z.array(volume) })),
   webhooks: z.object({
     delivered: z.number().int(),

@@ -20,7 +20,7 @@ export async function searchPayments({
   requireStaff(ctx);
   const { query, limit } = validateInput(searchPaymentsInput, input);
   const pattern = containsPattern(query);
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select()
     .from(payments)
     .where(and(eq(payments.livemode, livemodeOf(ctx)), or(ilike(payments.id, pattern), ilike(payments.externalId, pattern), ilike(payments.reference, pattern))))

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
-import { addDecimals } from "@/lib/money";
-import { payments, webhookDeliveries } from "@/server/db/schema";
+import { addDecimals, subtractDecimals } from "@/lib/money";
+import { payments, refunds, webhookDeliveries } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { NotFoundError, ValidationError } from "../errors";
@@ -38,7 +38,7 @@ export async function getPaymentStats({
   const time = query.basis === "occurred" ? sql`coalesce(${payments.occurredAt}, ${payments.createdAt})` : sql`${payments.createdAt}`;
   const dayStart = sql`date_trunc('day', ${time}, 'UTC')`;
   const day = sql<string>`to_char(${dayStart} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const groups = await ctx.db
+  const groups = await ctx.reader
     .select({
       day,
       status: payments.status,
@@ -50,7 +50,22 @@ export async function getPaymentStats({
     .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, livemode), sql`${time} >= ${start.toISOString()}::timestamptz`, sql`${time} < ${end.toISOString()}::timestamptz`))
     .groupBy(dayStart, payments.status, payments.currency);
 
-  const deliveries = await ctx.db
+  // Refunds count on the day they succeeded (the money left then), whatever the payment's day.
+  const refunded = await ctx.reader
+    .select({ currency: refunds.currency, count: sql<number>`count(*)::int`, amount: sql<string>`sum(${refunds.amount})::text` })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.merchantId, merchantId),
+        eq(refunds.livemode, livemode),
+        eq(refunds.status, "succeeded"),
+        gte(refunds.succeededAt, start),
+        lt(refunds.succeededAt, end),
+      ),
+    )
+    .groupBy(refunds.currency);
+
+  const deliveries = await ctx.reader
     .select({ status: webhookDeliveries.status, count: count() })
     .from(webhookDeliveries)
     .where(
@@ -74,6 +89,16 @@ export async function getPaymentStats({
     bucket?.volume.set(group.currency, [...(bucket.volume.get(group.currency) ?? []), group.amount]);
   }
 
+  const volumeList = [...volume.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, { amounts, count }]) => ({ currency, amount: addDecimals(...amounts), count }));
+  const refundList = refunded.map(({ currency, count, amount }) => ({ currency, amount, count })).sort((a, b) => a.currency.localeCompare(b.currency));
+  const currencies = [...new Set([...volumeList, ...refundList].map((entry) => entry.currency))].sort();
+  const netVolume = currencies.map((currency) => ({
+    currency,
+    amount: subtractDecimals(volumeList.find((entry) => entry.currency === currency)?.amount ?? "0", refundList.find((entry) => entry.currency === currency)?.amount ?? "0"),
+  }));
+
   const byStatus = Object.fromEntries(deliveries.map((row) => [row.status, row.count]));
   const delivered = byStatus.delivered ?? 0;
   const failed = byStatus.failed ?? 0;
@@ -82,9 +107,9 @@ export async function getPaymentStats({
     from,
     to,
     payments: totals,
-    volume: [...volume.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([currency, { amounts, count }]) => ({ currency, amount: addDecimals(...amounts), count })),
+    volume: volumeList,
+    refunds: refundList,
+    netVolume,
     daily: [...daily.entries()].map(([date, bucket]) => ({
       date,
       count: bucket.count,

@@ -7,6 +7,7 @@ import { inTransaction, type ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { validateInput } from "../validate";
+import { recordAudit } from "../audit/record";
 import { readCandidates } from "./candidates";
 import { requireKeyOwner } from "./owner";
 import { MAX_ACTIVE_KEYS, MAX_KEYS_PER_REQUEST, publishKeysInput, toPublishedKey, type PublishKeysInput } from "./schemas";
@@ -93,6 +94,16 @@ export async function publishKeys({ ctx, input }: { ctx: ServiceContext; input: 
         },
       });
       ctx.log.info({ merchantId, published: inserted.length, retired: retired.length }, "keys published");
+      await recordAudit({
+        ctx: inTransaction(ctx, tx),
+        input: {
+          action: "published_keys.published",
+          targetType: "merchant",
+          targetId: merchantId,
+          merchantId,
+          details: { published: inserted.map(({ id, kid, use, thumbprint }) => ({ id, kid, use, thumbprint })), retired: retired.map(({ id, kid }) => ({ id, kid })) },
+        },
+      });
     }
     return { data: results.map(toPublishedKey) };
   });

@@ -1,7 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { publishedKeys } from "@/server/db/schema";
 import { isId } from "@/lib/ids";
-import type { ServiceContext } from "../context";
+import { withTransaction } from "@/server/db/transaction";
+import { auditChanges } from "../audit/changes";
+import { recordAudit } from "../audit/record";
+import { inTransaction, type ServiceContext } from "../context";
 import { NotFoundError } from "../errors";
 import { requireKeyOwner } from "./owner";
 import { toPublishedKey } from "./schemas";
@@ -19,11 +22,14 @@ export async function revokePublishedKey({ ctx, input }: { ctx: ServiceContext; 
   if (!row) throw new NotFoundError("published key");
   if (row.status === "revoked") return toPublishedKey(row);
 
-  const [revoked] = await ctx.db
-    .update(publishedKeys)
-    .set({ status: "revoked", revokedAt: ctx.now() })
-    .where(scope)
-    .returning();
+  const revoked = await withTransaction(ctx.db, async (tx) => {
+    const [updated] = await tx.update(publishedKeys).set({ status: "revoked", revokedAt: ctx.now() }).where(scope).returning();
+    await recordAudit({
+      ctx: inTransaction(ctx, tx),
+      input: { action: "published_key.revoked", targetType: "published_key", targetId: row.id, merchantId, details: { kid: row.kid, ...auditChanges(row, updated!, ["status"]) } },
+    });
+    return updated;
+  });
   ctx.log.info({ merchantId, publishedKeyId: input.id }, "published key revoked");
   return toPublishedKey(revoked!);
 }

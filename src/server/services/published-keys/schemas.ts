@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { pageLimit } from "../pagination";
-import type { PublishedKeyRow } from "@/server/db/schema";
-import { publishedKeyStatuses } from "@/server/db/schema";
+import { listSchema, pageLimit } from "../pagination";
+import { createSelectSchema } from "drizzle-zod";
+import { publishedKeys, publishedKeyStatuses, type PublishedKeyRow } from "@/server/db/schema";
 import { MAX_KEY_BYTES } from "@/server/keys/parse";
+import { describeFields, isoTimestamps, rowShape } from "../row-shape";
 import { screenForPrivateMaterial } from "./refusals";
 
 export const MAX_KEYS_PER_REQUEST = 10;
@@ -60,19 +61,14 @@ export const publicJwkSchema = z
   })
   .describe("A public JWK: OKP {crv, x}, EC {crv, x, y} or RSA {n, e}.");
 
-/** `PublishedKey` (docs/api-contract.md, "Shapes"), plus `revokedAt`. */
-export const publishedKeySchema = z.object({
-  id: z.string(),
-  kid: z.string(),
-  use: keyUse,
-  label: z.string().nullable(),
-  jwk: publicJwkSchema,
-  thumbprint: z.string().describe("RFC 7638 JWK thumbprint (SHA-256, base64url)."),
-  status: z.enum(publishedKeyStatuses),
-  createdAt: z.iso.datetime(),
-  retiredAt: z.iso.datetime().nullable(),
-  revokedAt: z.iso.datetime().nullable(),
-}).meta({ id: "PublishedKey" });
+/** `PublishedKey` (docs/api-contract.md, "Shapes"), plus `revokedAt`: the published_keys row less whose it is. */
+export const publishedKeySchema = describeFields(
+  createSelectSchema(publishedKeys, { ...isoTimestamps(publishedKeys), jwk: publicJwkSchema }).omit({ merchantId: true }),
+  { thumbprint: "RFC 7638 JWK thumbprint (SHA-256, base64url)." },
+).meta({ id: "PublishedKey" });
+export type PublishedKey = z.infer<typeof publishedKeySchema>;
+
+export const toPublishedKey = rowShape<typeof publishedKeySchema, PublishedKeyRow>(publishedKeySchema);
 
 export const publishKeysResult = z.object({ data: z.array(publishedKeySchema) });
 
@@ -83,11 +79,7 @@ export const listPublishedKeysInput = z.strictObject({
 });
 export type ListPublishedKeysInput = z.input<typeof listPublishedKeysInput>;
 
-export const publishedKeyList = z.object({
-  data: z.array(publishedKeySchema),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+export const publishedKeyList = listSchema(publishedKeySchema);
 
 export const publishedKeyIdParams = z.object({ id: z.string() });
 
@@ -97,24 +89,3 @@ export const directoryParams = z.object({ merchantId: z.string() });
 export const directoryResult = z.object({
   keys: z.array(publicJwkSchema.extend({ kid: z.string(), use: keyUse })),
 });
-
-export type PublishedKey = Omit<z.infer<typeof publishedKeySchema>, "createdAt" | "retiredAt" | "revokedAt"> & {
-  createdAt: Date;
-  retiredAt: Date | null;
-  revokedAt: Date | null;
-};
-
-export function toPublishedKey(row: PublishedKeyRow): PublishedKey {
-  return {
-    id: row.id,
-    kid: row.kid,
-    use: row.use,
-    label: row.label,
-    jwk: row.jwk as PublishedKey["jwk"],
-    thumbprint: row.thumbprint,
-    status: row.status,
-    createdAt: row.createdAt,
-    retiredAt: row.retiredAt,
-    revokedAt: row.revokedAt,
-  };
-}

@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { newId } from "@/lib/ids";
 import { reconciliations } from "@/server/db/schema";
 import { getMerchantRow } from "../merchants/get";
-import { actorId, requireMerchantScope, type ServiceContext } from "../context";
+import { actorId, readingPrimary, requireMerchantScope, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { finishReconciliation } from "./finish";
 import { getReconciliation } from "./get";
-import { insertLines } from "./insert-lines";
+import { insertReportLines } from "@/server/db/sql/reconciliation-lines";
 import { matchLines } from "./match-lines";
 import { readSettlementFile } from "./read-settlement-file";
 import { columnMapping, reconciliationWindowInput, type ColumnMapping, type Reconciliation, type ReconciliationWindowInput } from "./schemas";
@@ -55,7 +55,7 @@ export async function createReconciliation({
         if (!settled.first || line.settledAt < settled.first) settled.first = line.settledAt;
         if (!settled.last || line.settledAt > settled.last) settled.last = line.settledAt;
       }
-      await insertLines(ctx.db, id, position + 1, lines);
+      await insertReportLines(ctx.db, { merchantId, id }, position + 1, lines);
       position += lines.length;
     }
     await createOnce();
@@ -63,6 +63,7 @@ export async function createReconciliation({
       id,
       ...scope,
       fileLines: position,
+      windowGiven: (["from", "to"] as const).filter((bound) => window[bound] !== undefined),
       window: {
         from: window.from ? new Date(window.from) : settled.first,
         to: window.to ? endOf(window.to) : settled.last && (isMidnight(settled.last) ? endOf(settled.last.toISOString().slice(0, 10)) : settled.last),
@@ -72,7 +73,7 @@ export async function createReconciliation({
     if (created) await ctx.db.delete(reconciliations).where(and(eq(reconciliations.id, id), eq(reconciliations.merchantId, merchantId)));
     throw error;
   }
-  return getReconciliation({ ctx, input: { id } });
+  return getReconciliation({ ctx: readingPrimary(ctx), input: { id } });
 }
 
 /** The end of a window bound: a day means all of it (its last millisecond), an instant itself. */

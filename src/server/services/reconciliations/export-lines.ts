@@ -14,18 +14,18 @@ const PAGE = 1000;
 export async function exportReconciliationLines({ ctx, input }: { ctx: ServiceContext; input: { id: string } }): Promise<AsyncGenerator<ReconciliationLine[]>> {
   const scope = requireMerchantScope(ctx);
   const { merchantId } = scope;
-  const report = await getCompleteReconciliation(ctx.db, scope, input.id);
+  const report = await getCompleteReconciliation(ctx.reader, scope, input.id);
   await recordAudit({ ctx, input: { action: "reconciliation.exported", targetType: "reconciliation", targetId: report.id, merchantId } });
-  return pages(ctx, report.id);
+  return pages(ctx, merchantId, report.id);
 }
 
-async function* pages(ctx: ServiceContext, id: string): AsyncGenerator<ReconciliationLine[]> {
+async function* pages(ctx: ServiceContext, merchantId: string, id: string): AsyncGenerator<ReconciliationLine[]> {
   let after = 0;
   for (;;) {
-    const rows = await ctx.db
+    const rows = await ctx.reader
       .select()
       .from(reconciliationLines)
-      .where(and(eq(reconciliationLines.reconciliationId, id), gt(reconciliationLines.position, after)))
+      .where(and(eq(reconciliationLines.merchantId, merchantId), eq(reconciliationLines.reconciliationId, id), gt(reconciliationLines.position, after)))
       .orderBy(asc(reconciliationLines.position))
       .limit(PAGE);
     if (rows.length === 0) return;

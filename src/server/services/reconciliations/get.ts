@@ -27,14 +27,15 @@ export async function getReconciliation({
 }): Promise<Reconciliation> {
   const scope = requireMerchantScope(ctx);
   const query = validateInput(getReconciliationInput, input);
-  const report = await getCompleteReconciliation(ctx.db, scope, query.id);
+  const report = await getCompleteReconciliation(ctx.reader, scope, query.id);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });
   const after = query.cursor === undefined ? 0 : Number(query.cursor);
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select()
     .from(reconciliationLines)
     .where(
       and(
+        eq(reconciliationLines.merchantId, report.merchantId),
         eq(reconciliationLines.reconciliationId, report.id),
         gt(reconciliationLines.position, after),
         query.status ? eq(reconciliationLines.status, query.status) : undefined,

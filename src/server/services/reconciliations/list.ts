@@ -20,7 +20,7 @@ export async function listReconciliations({
   const scope = `reconciliations:${merchantId}:${livemode ? "live" : "test"}`;
   const position = decodeCursor(ctx, scope, query.cursor);
   await recordStaffRead({ ctx, input: { view: "reconciliations" } });
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ ...getTableColumns(reconciliations), cursorAt: keysetTimestamp(reconciliations.createdAt) })
     .from(reconciliations)
     .where(

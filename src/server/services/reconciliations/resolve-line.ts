@@ -28,19 +28,20 @@ export async function resolveReconciliationLine({
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
     await getCompleteReconciliation(tx, scope, id);
-    const lineAt = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.position, position));
+    const lineAt = and(eq(reconciliationLines.merchantId, merchantId), eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.position, position));
     const [line] = await tx.select().from(reconciliationLines).where(lineAt).for("update");
     if (!line) throw new NotFoundError("reconciliation line");
     if (!line.paymentId) throw new ServiceError("reconciliation_line_without_payment", "This line names no recorded payment to mark reconciled.");
-    const payment = await markPaymentReconciled({ ctx: txCtx, input: { paymentId: line.paymentId, note } });
+    // A refund line is resolved on the report alone: the refund's payment was reconciled for its own line.
+    const payment = line.kind === "refund" ? null : await markPaymentReconciled({ ctx: txCtx, input: { paymentId: line.paymentId, note } });
     const [resolved] = await tx
       .update(reconciliationLines)
-      .set({ resolvedAt: payment.reconciledAt ? new Date(payment.reconciledAt) : ctx.now(), resolvedBy: reconciler.userId, resolutionNote: note })
+      .set({ resolvedAt: payment?.reconciledAt ? new Date(payment.reconciledAt) : ctx.now(), resolvedBy: reconciler.userId, resolutionNote: note })
       .where(lineAt)
       .returning();
     await recordAudit({
       ctx: txCtx,
-      input: { action: "reconciliation.line_resolved", targetType: "reconciliation", targetId: id, merchantId, details: { position, paymentId: line.paymentId, note } },
+      input: { action: "reconciliation.line_resolved", targetType: "reconciliation", targetId: id, merchantId, details: { position, paymentId: line.paymentId, refundId: line.refundId, note } },
     });
     return toReconciliationLine(resolved!);
   });

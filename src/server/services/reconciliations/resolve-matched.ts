@@ -1,9 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { newId } from "@/lib/ids";
-import { auditLog, payments, reconciliationLines } from "@/server/db/schema";
+import { payments, reconciliationLines } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
-import { recordAudit } from "../audit/record";
-import { actorId, inTransaction, requireMerchantScope, requireReconciler, type ServiceContext } from "../context";
+import { recordAudit, recordAudits } from "../audit/record";
+import { inTransaction, requireMerchantScope, requireReconciler, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { getCompleteReconciliation } from "./get";
 import { resolveMatchedInput } from "./schemas";
@@ -30,13 +29,14 @@ export async function resolveMatchedLines({
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
     await getCompleteReconciliation(tx, scope, id);
-    const pending = and(eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.status, "matched"), isNull(reconciliationLines.resolvedAt));
+    const pending = and(eq(reconciliationLines.merchantId, merchantId), eq(reconciliationLines.reconciliationId, id), eq(reconciliationLines.status, "matched"), isNull(reconciliationLines.resolvedAt));
     const lines = await tx
       .update(reconciliationLines)
       .set({ resolvedAt: now, resolvedBy: reconciler.userId, resolutionNote: note })
       .where(pending)
-      .returning({ paymentId: reconciliationLines.paymentId });
-    const paymentIds = lines.flatMap((line) => (line.paymentId ? [line.paymentId] : []));
+      .returning({ paymentId: reconciliationLines.paymentId, kind: reconciliationLines.kind });
+    // Matched refund lines are resolved on the report; only payment lines mark their payment reconciled.
+    const paymentIds = lines.flatMap((line) => (line.paymentId && line.kind === "payment" ? [line.paymentId] : []));
     for (let start = 0; start < paymentIds.length; start += AUDIT_BATCH) {
       const chunk = paymentIds.slice(start, start + AUDIT_BATCH);
       const updated = await tx
@@ -45,20 +45,16 @@ export async function resolveMatchedLines({
         .where(and(eq(payments.merchantId, merchantId), eq(payments.livemode, scope.livemode), inArray(payments.id, chunk)))
         .returning({ id: payments.id });
       if (updated.length === 0) continue;
-      await tx.insert(auditLog).values(
-        updated.map((payment) => ({
-          id: newId("audit"),
-          actorType: ctx.actor.type,
-          actorId: actorId(ctx.actor),
-          merchantId,
+      await recordAudits({
+        ctx: inTransaction(ctx, tx),
+        inputs: updated.map((payment) => ({
           action: "payment.reconciled",
           targetType: "payment",
           targetId: payment.id,
-          requestId: ctx.requestId,
+          merchantId,
           details: { note, reconciliationId: id },
-          createdAt: now,
         })),
-      );
+      });
     }
     await recordAudit({
       ctx: inTransaction(ctx, tx),

@@ -1,16 +1,28 @@
 import { z } from "zod";
 import { isoDayInput, isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
+import { MAX_SETTLEMENT_FILE_BYTES, SETTLEMENT_FIELDS, type SettlementField } from "@/lib/settlement-file";
 import { listSchema, pageQuery } from "../pagination";
 import { reconcilePaymentInput } from "../payments/schemas";
-import { reconciliationLineStatuses, type ReconciliationLineRow, type ReconciliationRow } from "@/server/db/schema";
+import { createSelectSchema } from "drizzle-zod";
+import {
+  reconciliationLines,
+  reconciliationLineStatuses,
+  reconciliations,
+  type ReconciliationLineRow,
+  type ReconciliationRow,
+  type ReconciliationSummary,
+} from "@/server/db/schema";
+import { describeFields, isoTimestamps, rowShape } from "../row-shape";
 
-/** The fields a settlement file's columns can feed; REST files name them in their header. */
-export const RECONCILIATION_FIELDS = ["externalId", "reference", "amount", "currency", "settledAt", "fee"] as const;
-export type ReconciliationField = (typeof RECONCILIATION_FIELDS)[number];
+/** The fields a settlement file's columns can feed (src/lib/settlement-file.ts); REST files name them in their header. */
+export const RECONCILIATION_FIELDS = SETTLEMENT_FIELDS;
+export type ReconciliationField = SettlementField;
 
 /** Limits of one file (docs/reconciliation.md). */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILE_BYTES = MAX_SETTLEMENT_FILE_BYTES;
 export const MAX_FILE_LINES = 100_000;
+/** missingInFile lines of one report (docs/reconciliation.md, "The window"). */
+export const MAX_MISSING_IN_FILE = 10_000;
 /** Lines per answer of `GET reconciliation/{id}` (and the POST's first page). */
 export const MAX_LINES_PER_PAGE = 1000;
 
@@ -45,8 +57,6 @@ const linesQuery = {
 export const getReconciliationInput = z.strictObject({ id: z.string().min(1).max(100), ...linesQuery });
 export const reconciliationLinesQuery = z.strictObject(linesQuery);
 
-const timestamp = z.iso.datetime();
-
 export const reconciliationSummarySchema = z
   .object({
     matched: z.number().int(),
@@ -54,37 +64,51 @@ export const reconciliationSummarySchema = z
     missingInLedger: z.number().int(),
     missingInFile: z.number().int(),
     malformed: z.number().int().describe("Lines that could not be read; each is listed with its line number."),
+    refunds: z
+      .object({ matched: z.number().int(), mismatched: z.number().int(), missingInLedger: z.number().int() })
+      .describe("Refund lines (a negative amount, or `type` `refund`), matched to recorded refunds by `externalId`; the counts above are payment lines only."),
   })
   .meta({ id: "ReconciliationSummary" });
 
-export const reconciliationLineSchema = z
-  .object({
-    position: z.number().int(),
-    lineNumber: z.number().int().nullable().describe("The line in the file (the header is line 1); null for `missingInFile`."),
-    status: z.enum(reconciliationLineStatuses),
-    reason: z.string().nullable().describe("`amount`, `currency`, `duplicate` or `ambiguous_reference` for `mismatched`; what is wrong for `malformed`."),
-    externalId: z.string().nullable(),
-    reference: z.string().nullable(),
-    fileAmount: z.string().nullable(),
-    ledgerAmount: z.string().nullable(),
-    currency: z.string().nullable().describe("The file's currency (the payment's for `missingInFile`)."),
-    ledgerCurrency: z.string().nullable(),
-    fee: z.string().nullable(),
-    settledAt: timestamp.nullable(),
-    paymentId: z.string().nullable(),
-    resolvedAt: timestamp.nullable(),
-    resolutionNote: z.string().nullable(),
-  })
-  .meta({ id: "ReconciliationLine" });
+/**
+ * A line of a report as clients see it (docs/reconciliation.md): the reconciliation_lines row less its report's
+ * id and who resolved it, with one `currency`, the file's (the payment's for `missingInFile`).
+ */
+export const reconciliationLineSchema = describeFields(
+  createSelectSchema(reconciliationLines, isoTimestamps(reconciliationLines))
+    .omit({ merchantId: true, reconciliationId: true, fileCurrency: true, resolvedBy: true })
+    .extend({ currency: z.string().nullable() }),
+  {
+    lineNumber: "The line in the file (the header is line 1); null for `missingInFile`.",
+    reason: "`amount`, `currency`, `duplicate` or `ambiguous_reference` for `mismatched`; what is wrong for `malformed`.",
+    currency: "The file's currency (the payment's for `missingInFile`).",
+  },
+).meta({ id: "ReconciliationLine" });
 export type ReconciliationLine = z.output<typeof reconciliationLineSchema>;
 
-export const reconciliationSchema = z
-  .object({
-    id: z.string(),
-    createdAt: timestamp,
-    window: z.object({ from: timestamp.nullable(), to: timestamp.nullable() }),
-    fileLines: z.number().int().describe("Data lines read from the file."),
-    summary: reconciliationSummarySchema,
+const lineShape = rowShape<typeof reconciliationLineSchema, ReconciliationLineRow & Pick<ReconciliationLine, "currency">>(reconciliationLineSchema);
+
+export function toReconciliationLine(row: ReconciliationLineRow): ReconciliationLine {
+  return lineShape({ ...row, currency: row.fileCurrency ?? row.ledgerCurrency });
+}
+
+const reportRowSchema = createSelectSchema(reconciliations, { ...isoTimestamps(reconciliations), summary: reconciliationSummarySchema });
+
+/**
+ * A report as listed (docs/reconciliation.md): the reconciliations row less whose it is, its mode, its processing
+ * state and who uploaded it, with its window as one object.
+ */
+export const reconciliationListItemSchema = describeFields(
+  reportRowSchema
+    .omit({ merchantId: true, livemode: true, status: true, windowFrom: true, windowTo: true, createdByType: true, createdBy: true, updatedAt: true })
+    .extend({ window: z.object({ from: reportRowSchema.shape.windowFrom, to: reportRowSchema.shape.windowTo }) }),
+  { fileLines: "Data lines read from the file." },
+);
+export type ReconciliationListItem = z.output<typeof reconciliationListItemSchema>;
+
+/** A report with a page of its lines. */
+export const reconciliationSchema = reconciliationListItemSchema
+  .extend({
     lines: z.array(reconciliationLineSchema).describe(`Up to ${MAX_LINES_PER_PAGE} lines in file order; follow \`nextCursor\` for more.`),
     hasMore: z.boolean(),
     nextCursor: z.string().nullable(),
@@ -92,37 +116,14 @@ export const reconciliationSchema = z
   .meta({ id: "Reconciliation" });
 export type Reconciliation = z.output<typeof reconciliationSchema>;
 
-export const reconciliationListItemSchema = reconciliationSchema.omit({ lines: true, hasMore: true, nextCursor: true });
-export type ReconciliationListItem = z.output<typeof reconciliationListItemSchema>;
-
-export function toReconciliationLine(row: ReconciliationLineRow): ReconciliationLine {
-  return {
-    position: row.position,
-    lineNumber: row.lineNumber,
-    status: row.status,
-    reason: row.reason,
-    externalId: row.externalId,
-    reference: row.reference,
-    fileAmount: row.fileAmount,
-    ledgerAmount: row.ledgerAmount,
-    currency: row.fileCurrency ?? row.ledgerCurrency,
-    ledgerCurrency: row.ledgerCurrency,
-    fee: row.fee,
-    settledAt: row.settledAt?.toISOString() ?? null,
-    paymentId: row.paymentId,
-    resolvedAt: row.resolvedAt?.toISOString() ?? null,
-    resolutionNote: row.resolutionNote,
-  };
-}
+export const EMPTY_REFUND_COUNTS = { matched: 0, mismatched: 0, missingInLedger: 0 };
+const EMPTY_SUMMARY: ReconciliationSummary = { matched: 0, mismatched: 0, missingInLedger: 0, missingInFile: 0, malformed: 0, refunds: EMPTY_REFUND_COUNTS };
+const reportShape = rowShape<typeof reconciliationListItemSchema, ReconciliationRow & Pick<ReconciliationListItem, "window">>(reconciliationListItemSchema);
 
 export function toReconciliationListItem(row: ReconciliationRow): ReconciliationListItem {
-  return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    window: { from: row.windowFrom?.toISOString() ?? null, to: row.windowTo?.toISOString() ?? null },
-    fileLines: row.fileLines,
-    summary: row.summary ?? { matched: 0, mismatched: 0, missingInLedger: 0, missingInFile: 0, malformed: 0 },
-  };
+  const window = { from: row.windowFrom?.toISOString() ?? null, to: row.windowTo?.toISOString() ?? null };
+  const summary = row.summary ? { ...row.summary, refunds: row.summary.refunds ?? EMPTY_REFUND_COUNTS } : EMPTY_SUMMARY;
+  return reportShape({ ...row, summary, window });
 }
 
 const note = reconcilePaymentInput.shape.note;

@@ -29,7 +29,7 @@ export async function listMerchantsAsStaff({ ctx, input }: { ctx: ServiceContext
     position ? afterPosition(merchants.createdAt, merchants.id, position) : undefined,
   ];
   const { id, name, email, status, website, createdAt } = getTableColumns(merchants);
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ id, name, email, status, website, createdAt, cursorAt: keysetTimestamp(merchants.createdAt) })
     .from(merchants)
     .where(and(...conditions))

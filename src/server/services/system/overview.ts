@@ -1,6 +1,6 @@
 import { desc, eq, gt, sql } from "drizzle-orm";
-import { deliveryAttempts, merchants, webhookDeliveries, webhookEndpointBreakers, webhookEndpoints } from "@/server/db/schema";
-import { rowsOf } from "@/server/db/rows";
+import { merchants, webhookEndpointBreakers, webhookEndpoints } from "@/server/db/schema";
+import { selectAttemptsByMinute, selectDepthChanges, selectSlowestEndpoints } from "@/server/db/sql/delivery-history";
 import type { PoolStats } from "@/server/db/types";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireStaff, type ServiceContext } from "../context";
@@ -73,44 +73,15 @@ export async function systemOverview({ ctx, pool }: { ctx: ServiceContext; pool:
   return { generatedAt: now.toISOString(), queue, minutes, troubledEndpoints: troubled, disabledEndpoints: disabled, slowestEndpoints: slowest, pool };
 }
 
-const ts = (date: Date) => sql`${date.toISOString()}::text::timestamptz`;
-
-/*
- * The change in queue depth at each minute mark k (0 … 60, k = the first mark at or after the change): a wait
- * begins (+1) when a delivery becomes due and ends (−1) when its attempt is sent, or, for one claimed now, when it
- * was claimed (`updated_at`). Waits are the window's attempts, and the deliveries still pending or claimed.
- */
+/** The change in queue depth at each minute mark k (db/sql/delivery-history.ts). */
 async function depthByMinute(ctx: ServiceContext, start: Date, now: Date): Promise<Map<number, number>> {
-  const rows = rowsOf<{ k: number; n: number }>(
-    await ctx.db.execute(sql`
-      with changes as (
-        select a.queued_at as at, 1 as d from ${deliveryAttempts} a where a.sent_at >= ${ts(start)}
-        union all
-        select a.sent_at, -1 from ${deliveryAttempts} a where a.sent_at >= ${ts(start)}
-        union all
-        select d.next_attempt_at, 1 from ${webhookDeliveries} d
-        where d.status in ('pending', 'delivering') and d.next_attempt_at <= ${ts(now)}
-        union all
-        select d.updated_at, -1 from ${webhookDeliveries} d where d.status = 'delivering' and d.next_attempt_at <= ${ts(now)}
-      )
-      select greatest(0, ceil(extract(epoch from (at - ${ts(start)})) / 60))::int as k, sum(d)::int as n
-      from changes where at <= ${ts(now)} group by 1`),
-  );
+  const rows = await selectDepthChanges(ctx.db, { start, now });
   return new Map(rows.map((row) => [Number(row.k), Number(row.n)]));
 }
 
 /** Attempts sent in each minute k (0 … 59) by outcome, and that minute's due → sent lag (grouping sets). */
 async function attemptsByMinute(ctx: ServiceContext, start: Date, now: Date) {
-  const rows = rowsOf<{ k: number; outcome: string | null; n: number; lag_p99: number | null; lag_max: number | null }>(
-    await ctx.db.execute(sql`
-      select floor(extract(epoch from (a.sent_at - ${ts(start)})) / 60)::int as k, coalesce(a.error_class, 'ok') as outcome,
-        count(*)::int as n,
-        percentile_cont(0.99) within group (order by extract(epoch from (a.sent_at - a.queued_at)))::float8 * 1000 as lag_p99,
-        max(extract(epoch from (a.sent_at - a.queued_at)))::float8 * 1000 as lag_max
-      from ${deliveryAttempts} a
-      where a.sent_at >= ${ts(start)} and a.sent_at < ${ts(now)}
-      group by grouping sets ((1, 2), (1))`),
-  );
+  const rows = await selectAttemptsByMinute(ctx.db, { start, now });
   const byMinute = new Map<number, { attempts: Record<string, number>; lagP99Ms: number | null; lagMaxMs: number | null }>();
   for (const row of rows) {
     const k = Number(row.k);
@@ -164,19 +135,7 @@ async function disabledEndpoints(ctx: ServiceContext): Promise<SystemOverview["d
 }
 
 async function slowestEndpoints(ctx: ServiceContext, start: Date, now: Date): Promise<SystemOverview["slowestEndpoints"]> {
-  const rows = rowsOf<{ merchant_id: string; merchant_name: string; url: string; attempts: number; failures: number; p95: number; avg: number }>(
-    await ctx.db.execute(sql`
-      select d.merchant_id, m.name as merchant_name, d.url, count(*)::int as attempts,
-        count(*) filter (where a.error_class is not null)::int as failures,
-        percentile_cont(0.95) within group (order by a.latency_ms)::float8 as p95, avg(a.latency_ms)::float8 as avg
-      from ${deliveryAttempts} a
-      join ${webhookDeliveries} d on d.id = a.delivery_id
-      join ${merchants} m on m.id = d.merchant_id
-      where a.sent_at >= ${ts(start)} and a.sent_at < ${ts(now)} and a.trigger <> 'test' and a.latency_ms is not null
-      group by d.merchant_id, m.name, d.url
-      order by p95 desc, d.url
-      limit 10`),
-  );
+  const rows = await selectSlowestEndpoints(ctx.db, { start, now });
   return rows.map((row) => ({
     merchantId: row.merchant_id,
     merchantName: row.merchant_name,

@@ -23,11 +23,14 @@ export const payTestInvoiceInput = z.strictObject({
 });
 export type PayTestInvoiceInput = z.input<typeof payTestInvoiceInput>;
 
+// Described here, not on the fields: a described Payment or Invoice would be a copy in the OpenAPI document
+// rather than a reference to its component.
 export const payTestInvoiceResult = z
-  .object({
-    payment: paymentSchema.describe("The simulated payment: `method: \"test\"`, `metadata.simulated: true`; confirm or fail it later by its `externalId`."),
-    invoice: invoiceWithPaymentsSchema.describe("The invoice after the payment."),
-  })
+  .object({ payment: paymentSchema, invoice: invoiceWithPaymentsSchema })
+  .describe(
+    "`payment` is the simulated payment (`method: \"test\"`, `metadata.simulated: true`; confirm or fail it later by its " +
+      "`externalId`); `invoice` is the invoice after the payment.",
+  )
   .meta({ id: "TestInvoicePayment" });
 
 /** The prefix of a simulated payment's `externalId`, so it never collides with the merchant's own ids. */

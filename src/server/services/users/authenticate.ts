@@ -1,17 +1,20 @@
-import { eq } from "drizzle-orm";
-import { merchants, users } from "@/server/db/schema";
-import { dummyPasswordHash, verifyPassword } from "@/server/auth/passwords";
+import { and, eq } from "drizzle-orm";
+import { memberships, merchants, users } from "@/server/db/schema";
+import { dummyPasswordHash, verifyPassword } from "@/server/crypto/passwords";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { loginThrottle } from "./login-throttle";
-import { credentialStamp, loginInput, toSessionUser, type LoginInput } from "./schemas";
+import { loginInput, toSessionUser, type LoginInput } from "./schemas";
 
 const WRONG = "The email or the password is wrong.";
 
 /**
- * Checks a dashboard login. One answer for an unknown email and a wrong password (and the same argon2
- * work for both), so neither the message nor the timing says which accounts exist.
+ * Checks a dashboard login's email and password: the first step of signing in (services/sign-in/begin.ts goes on
+ * to the second factor and the session). One answer for an unknown email and a wrong password (and the same
+ * argon2 work for both), so neither the message nor the timing says which accounts exist. A wrong password for an
+ * existing account is audit-logged (`user.sign_in_failed`, in the merchant's log); an unknown email is not, since
+ * it names no account.
  */
 export async function authenticateUser({ ctx, input }: { ctx: ServiceContext; input: LoginInput }) {
   const parsed = loginInput.safeParse(input);
@@ -22,26 +25,28 @@ export async function authenticateUser({ ctx, input }: { ctx: ServiceContext; in
   await throttle.check(email, address);
 
   const [row] = await ctx.db
-    .select({ user: users, merchantStatus: merchants.status })
+    .select({ user: users, merchantStatus: merchants.status, memberRole: memberships.role })
     .from(users)
     .leftJoin(merchants, eq(merchants.id, users.merchantId))
+    .leftJoin(memberships, and(eq(memberships.merchantId, users.merchantId), eq(memberships.userId, users.id)))
     .where(eq(users.email, email))
     .limit(1);
   const valid = await verifyPassword(row?.user.passwordHash ?? (await dummyPasswordHash()), password);
   if (!row || !valid) {
     await throttle.recordFailure(email, address);
+    if (row) {
+      await recordAudit({
+        ctx,
+        input: { action: "user.sign_in_failed", targetType: "user", targetId: row.user.id, merchantId: row.user.merchantId, details: { step: "password", ip: address } },
+      });
+    }
     throw new ServiceError("invalid_credentials", WRONG);
   }
   await throttle.recordSuccess(email);
   if (row.user.role === "merchant" && row.merchantStatus !== "active") {
     throw new ServiceError("forbidden", "This merchant account is suspended. Contact support.");
   }
-
-  const user = toSessionUser(row.user);
-  await ctx.db.update(users).set({ lastLoginAt: ctx.now() }).where(eq(users.id, user.id));
-  await recordAudit({
-    ctx: { ...ctx, actor: user.role === "staff" ? { type: "staff", userId: user.id } : { type: "user", userId: user.id, merchantId: user.merchantId! } },
-    input: { action: "user.signed_in", targetType: "user", targetId: user.id, merchantId: user.merchantId },
-  });
-  return { user, stamp: credentialStamp(row.user.passwordHash) };
+  const user = toSessionUser(row.user, { merchantId: row.user.merchantId, role: row.memberRole });
+  if (!user) throw new ServiceError("forbidden", "You are no longer a member of this merchant's team.");
+  return { user };
 }

@@ -1,16 +1,20 @@
 import { eq } from "drizzle-orm";
 import { users } from "@/server/db/schema";
-import { hashPassword, verifyPassword } from "@/server/auth/passwords";
+import { withTransaction } from "@/server/db/transaction";
+import { hashPassword, verifyPassword } from "@/server/crypto/passwords";
 import { ServiceError, ValidationError } from "../errors";
 import { validateInput } from "../validate";
 import { recordAudit } from "../audit/record";
-import type { ServiceContext } from "../context";
+import { inTransaction, type ServiceContext } from "../context";
+import { revokeAllSessionsOfUser } from "../sessions/revoke-all-for-user";
 import { loginThrottle } from "./login-throttle";
-import { changePasswordInput, credentialStamp, type ChangePasswordInput } from "./schemas";
+import { changePasswordInput, type ChangePasswordInput } from "./schemas";
 
 /**
  * Changes the signed-in user's own password after checking the current one (failures count towards the
- * login limit). Sessions issued before the change end; the caller re-issues its own from the new stamp.
+ * login limit). Every session of the user ends with it, in the same transaction, the one that asked included: a
+ * password is changed because a session may be in someone else's hands, and a copy of this session's cookie is as
+ * good as the session. The dashboard signs the tab that made the change in again, as a new session.
  */
 export async function changePassword({ ctx, input }: { ctx: ServiceContext; input: ChangePasswordInput }) {
   const { actor } = ctx;
@@ -30,10 +34,17 @@ export async function changePassword({ ctx, input }: { ctx: ServiceContext; inpu
   }
 
   const passwordHash = await hashPassword(newPassword);
-  await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
-  await recordAudit({
-    ctx,
-    input: { action: "user.password_changed", targetType: "user", targetId: user.id, merchantId: user.merchantId },
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = inTransaction(ctx, tx);
+    await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
+    const { revoked } = await revokeAllSessionsOfUser({
+      ctx: txCtx,
+      input: { userId: user.id, reason: "password_changed" },
+    });
+    await recordAudit({
+      ctx: txCtx,
+      input: { action: "user.password_changed", targetType: "user", targetId: user.id, merchantId: user.merchantId, details: { sessionsEnded: revoked } },
+    });
+    return { sessionsEnded: revoked };
   });
-  return { stamp: credentialStamp(passwordHash) };
 }

@@ -1,7 +1,7 @@
 import { users } from "@/server/db/schema";
 import { isUniqueViolation } from "@/server/db/errors";
 import { withTransaction } from "@/server/db/transaction";
-import { hashPassword } from "@/server/auth/passwords";
+import { hashPassword } from "@/server/crypto/passwords";
 import { newId } from "@/lib/ids";
 import { recordAudit } from "../audit/record";
 import type { ServiceContext } from "../context";
@@ -19,13 +19,13 @@ export async function createStaffUser({ ctx, input }: { ctx: ServiceContext; inp
     return await withTransaction(ctx.db, async (tx) => {
       const [row] = await tx
         .insert(users)
-        .values({ id: newId("user"), email: data.email, passwordHash, role: "staff", merchantId: null, name: data.name ?? null, createdAt: now, updatedAt: now })
+        .values({ id: newId("user"), email: data.email, passwordHash, role: "staff", staffRole: data.role, merchantId: null, name: data.name ?? null, createdAt: now, updatedAt: now })
         .returning();
       await recordAudit({
         ctx: { ...ctx, db: tx },
         input: { action: "staff.created", targetType: "user", targetId: row!.id, merchantId: null },
       });
-      return toSessionUser(row!);
+      return toSessionUser(row!, null)!;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ServiceError("email_taken", "An account with this email already exists.");

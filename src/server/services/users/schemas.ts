@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { SessionUser } from "@/server/auth/session";
+import type { SessionUser } from "./session-user";
 import type { UserRow } from "@/server/db/schema";
+import { STAFF_ROLES, type MemberRole } from "@/lib/roles";
 import { email } from "../merchants/schemas";
 
 export const password = z.string().min(12, "must be at least 12 characters").max(1024);
@@ -22,17 +22,22 @@ export const createStaffInput = z.strictObject({
   email,
   password,
   name: z.string().trim().min(1).max(200).optional(),
+  /** The console role; an operator's script makes admins unless told otherwise. */
+  role: z.enum(STAFF_ROLES).default("admin"),
 });
 export type CreateStaffInput = z.input<typeof createStaffInput>;
 
 /**
- * A short digest of the password hash, kept in the session token: when the password changes, sessions
- * issued before no longer match and end. It is a hash of a salted hash, so it reveals nothing usable.
+ * The signed-in person as the dashboard sees them: a staff member with their console role, or a merchant's user
+ * acting for `membership`'s merchant with its role. Null for a merchant's user with no membership there (removed
+ * from the team): they may not act for it.
  */
-export function credentialStamp(passwordHash: string): string {
-  return createHash("sha256").update(passwordHash).digest("base64url").slice(0, 22);
-}
-
-export function toSessionUser(row: Pick<UserRow, "id" | "email" | "role" | "merchantId">): SessionUser {
-  return { id: row.id, email: row.email, role: row.role, merchantId: row.role === "merchant" ? row.merchantId : null };
+export function toSessionUser(
+  row: Pick<UserRow, "id" | "email" | "role" | "staffRole">,
+  membership: { merchantId: string | null; role: MemberRole | null } | null,
+): SessionUser | null {
+  // A staff row without a role (none should remain after the migration) gets the narrower one.
+  if (row.role === "staff") return { id: row.id, email: row.email, role: "staff", merchantId: null, access: `staff:${row.staffRole ?? "support"}` };
+  if (!membership?.merchantId || !membership.role) return null;
+  return { id: row.id, email: row.email, role: "merchant", merchantId: membership.merchantId, access: `member:${membership.role}` };
 }

@@ -29,14 +29,22 @@ export async function createDefaultEndpoint(
   return row!;
 }
 
-/** The profile changed its webhook URL or event types: the default endpoint follows. */
+/**
+ * The profile changed its webhook URL or event types: the default endpoint follows, in what changed only. A new
+ * URL leaves the subscription as it is — `null` (every type, new ones included) stays `null`, never the profile's
+ * copy of today's catalogue: an endpoint's subscription changes only when its event types do.
+ */
 export async function profileToDefaultEndpoint(
   db: Executor,
-  input: { merchantId: string; url: string | null; eventTypes: readonly string[]; now: Date },
+  input: { merchantId: string; url?: string | null; eventTypes?: readonly string[]; now: Date },
 ): Promise<void> {
   await db
     .update(webhookEndpoints)
-    .set({ url: input.url, eventTypes: [...input.eventTypes], updatedAt: input.now })
+    .set({
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.eventTypes !== undefined ? { eventTypes: [...input.eventTypes] } : {}),
+      updatedAt: input.now,
+    })
     .where(and(eq(webhookEndpoints.merchantId, input.merchantId), eq(webhookEndpoints.isDefault, true)));
 }
 

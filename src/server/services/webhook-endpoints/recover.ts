@@ -1,11 +1,12 @@
-import { and, asc, eq, gte, inArray, lt, ne, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, ne, notExists, type SQL } from "drizzle-orm";
 import { newId } from "@/lib/ids";
-import { events, eventTypes, webhookDeliveries } from "@/server/db/schema";
+import { isTestSendEvent, TEST_SEND_EVENT, type EventType } from "@/lib/event-types";
+import { events, webhookDeliveries } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
 import { notifyDeliveriesDue } from "@/server/webhooks/wake";
 import { recordAudit } from "../audit/record";
 import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
-import { ServiceError, ValidationError } from "../errors";
+import { ServiceError } from "../errors";
 import { validateInput } from "../validate";
 import { getEndpointForMerchant } from "./fetch";
 import { recoverInput, type RecoverInput } from "./schemas";
@@ -17,9 +18,12 @@ const INSERT_BATCH = 500;
 /**
  * Sends an endpoint every event of the window [since, until) it subscribes to again, as new deliveries of the same
  * events (the same `webhook-id`, so a receiver that already has one drops it): Svix's "recover" (docs/webhooks.md,
- * "Recover"). Test sends are not events of the merchant's business and are left out. The deliveries follow the
+ * "Recover"). Test sends are not events of the merchant's business and are left out, and so is an event the
+ * endpoint still has a delivery of waiting (pending or in flight): it will get that one, and a second would only
+ * be sent twice (so recovering a window again, or twenty times, queues nothing more). The deliveries follow the
  * retry schedule like any other; a disabled endpoint's wait until it is enabled. An endpoint without a URL
- * answers 409 `webhook_url_missing`, and a window of more than 10,000 events 400 on `since`: nothing is queued.
+ * answers 409 `webhook_url_missing`, and a window of more than 10,000 events 422 `recover_window_too_large`:
+ * nothing is queued. How often a merchant may call it is the adapters' rate limit (RECOVER_LIMIT).
  */
 export async function recoverEndpoint({ ctx, input }: { ctx: ServiceContext; input: { id: string } & RecoverInput }) {
   const merchantId = requireMerchantWriter(ctx);
@@ -37,19 +41,25 @@ export async function recoverEndpoint({ ctx, input }: { ctx: ServiceContext; inp
       eq(events.livemode, livemode),
       gte(events.createdAt, new Date(since)),
       lt(events.createdAt, until ? new Date(until) : now),
-      endpoint.eventTypes === null ? ne(events.type, "webhook.test") : inArray(events.type, endpoint.eventTypes.filter((type) => type !== "webhook.test") as (typeof eventTypes)[number][]),
+      endpoint.eventTypes === null ? ne(events.type, TEST_SEND_EVENT) : inArray(events.type, endpoint.eventTypes.filter((type) => !isTestSendEvent(type)) as EventType[]),
+      notExists(
+        tx
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.eventId, events.id), eq(webhookDeliveries.endpointId, endpoint.id), inArray(webhookDeliveries.status, ["pending", "delivering"]))),
+      ),
     ];
     const window = await tx
-      .select({ id: events.id })
+      .select({ id: events.id, createdAt: events.createdAt })
       .from(events)
       .where(and(...conditions))
       .orderBy(asc(events.createdAt), asc(events.id))
       .limit(MAX_RECOVERED_EVENTS + 1);
     if (window.length > MAX_RECOVERED_EVENTS) {
-      throw new ValidationError(
-        [{ path: "body.since", message: `the window holds more than ${MAX_RECOVERED_EVENTS} events: recover it in smaller parts` }],
-        "The window is too large to recover at once.",
-      );
+      const limit = MAX_RECOVERED_EVENTS.toLocaleString("en-US");
+      throw new ServiceError("recover_window_too_large", `A recover sends at most ${limit} events; this window holds more. Recover it in smaller parts.`, {
+        errors: [{ path: "body.since", message: `the window holds more than ${limit} events to send: move since later, or set until` }],
+      });
     }
     const nextAttemptAt = endpoint.status === "enabled" ? now : null;
     for (let i = 0; i < window.length; i += INSERT_BATCH) {
@@ -58,6 +68,7 @@ export async function recoverEndpoint({ ctx, input }: { ctx: ServiceContext; inp
           id: newId("delivery"),
           merchantId,
           eventId: event.id,
+          eventCreatedAt: event.createdAt,
           endpointId: endpoint.id,
           url: endpoint.url!,
           nextAttemptAt,

@@ -1,8 +1,9 @@
 import { createSelectSchema } from "drizzle-zod";
 import { z } from "zod";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
-import { endpointDisabledReasons, eventTypes, webhookEndpoints, type WebhookEndpointRow } from "@/server/db/schema";
+import { eventTypes, webhookEndpoints, type WebhookEndpointRow } from "@/server/db/schema";
 import { listSchema } from "../pagination";
+import { describeFields, isoTimestamps, rowShape } from "../row-shape";
 
 /** Webhook endpoint schemas (docs/webhooks.md, "Endpoints"): REST and tRPC input, the verbs' types, OpenAPI. */
 
@@ -17,31 +18,31 @@ const url = z.string().min(1).max(2048);
 const description = z.string().max(500).nullable();
 
 /**
- * `Endpoint`, derived from the table: every column but the merchant and the health bookkeeping, timestamps as
- * ISO strings. `url` is null only on the default endpoint while the profile has no webhook URL.
+ * The Endpoint as clients see it (docs/webhooks.md, "Endpoints"): the webhook_endpoints row less whose it is, its
+ * mode and the health bookkeeping. `url` is null only on the default endpoint while the profile has no webhook URL.
  */
-export const endpointSchema = createSelectSchema(webhookEndpoints, {
-  // Empty only on the default endpoint, when the profile's `webhookEvents` is `[]` (round 1 allowed it: no events).
-  eventTypes: z
-    .array(eventType)
-    .max(eventTypes.length)
-    .nullable()
-    .describe("The event types sent to this endpoint; null for every type, new ones included. Empty only on the default endpoint whose profile `webhookEvents` is `[]`."),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-})
-  .omit({ merchantId: true, livemode: true, failingSince: true })
-  .extend({
-    isDefault: z.boolean().describe("The profile's webhookUrl/webhookEvents and the registration secret."),
-    disabledReason: z.enum(endpointDisabledReasons).nullable().describe("Why it is disabled: by you, failing for too long, or it answered 410 Gone."),
-  })
-  .meta({ id: "WebhookEndpoint" });
+export const endpointSchema = describeFields(
+  createSelectSchema(webhookEndpoints, {
+    ...isoTimestamps(webhookEndpoints),
+    // Empty only on the default endpoint, when the profile's `webhookEvents` is `[]` (round 1 allowed it: no events).
+    eventTypes: () => z.array(eventType).max(eventTypes.length),
+  }).omit({ merchantId: true, livemode: true, failingSince: true }),
+  {
+    eventTypes:
+      "The event types sent to this endpoint; null for every type, new ones included. Empty only on the default endpoint whose profile `webhookEvents` is `[]`.",
+    isDefault: "The profile's webhookUrl/webhookEvents and the registration secret.",
+    disabledReason: "Why it is disabled: by you, failing for too long, or it answered 410 Gone.",
+  },
+).meta({ id: "WebhookEndpoint" });
+export type Endpoint = z.infer<typeof endpointSchema>;
+
+export const toEndpoint = rowShape<typeof endpointSchema, WebhookEndpointRow>(endpointSchema);
 
 export const endpointListSchema = listSchema(endpointSchema);
 
 export const createdEndpointSchema = z.object({
   endpoint: endpointSchema,
-  secret: z.string().describe("The endpoint's signing secret (`whsec_…`), shown this once."),
+  secret: z.string().nullable().describe("The endpoint's signing secret (`whsec_…`), shown this once: null in its replay for the same Idempotency-Key."),
 });
 
 export const createEndpointInput = z.strictObject({
@@ -73,22 +74,6 @@ export type RecoverInput = z.input<typeof recoverInput>;
 export const recoverResultSchema = z.object({ count: z.number().int().describe("Deliveries queued.") });
 
 export const rotatedEndpointSecretSchema = z.object({
-  secret: z.string().describe("The new secret, shown this once."),
+  secret: z.string().nullable().describe("The new secret, shown this once: null in the replay for the same Idempotency-Key (which rotates nothing)."),
   previousSecretExpiresAt: z.iso.datetime().describe("Until then deliveries carry signatures with both secrets."),
 });
-
-export type Endpoint = ReturnType<typeof toEndpoint>;
-
-export function toEndpoint(row: WebhookEndpointRow) {
-  return {
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    eventTypes: row.eventTypes as (typeof eventTypes)[number][] | null,
-    status: row.status,
-    disabledReason: row.disabledReason,
-    isDefault: row.isDefault,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}

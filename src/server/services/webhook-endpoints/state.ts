@@ -1,6 +1,7 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpointBreakers, webhookEndpoints, type EndpointDisabledReason, type WebhookEndpointRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
+import { isNotTestSendDelivery } from "@/server/webhooks/test-sends";
 import { notifyDeliveriesDue } from "@/server/webhooks/wake";
 import { writeEvent } from "../events/emit";
 import { toEndpoint } from "./schemas";
@@ -27,7 +28,7 @@ export async function disableEndpoint(
   await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, "pending"), ne(webhookDeliveries.nextTrigger, "test")));
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, "pending"), isNotTestSendDelivery));
   if (reason !== "manual") {
     await writeEvent(db, {
       merchantId: endpoint.merchantId,

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { webhookEndpoints } from "@/server/db/schema";
 import { withTransaction } from "@/server/db/transaction";
+import { auditChanges } from "../audit/changes";
 import { recordAudit } from "../audit/record";
 import { inTransaction, livemodeOf, requireMerchantWriter, type ServiceContext } from "../context";
 import { assertUsableWebhookUrl } from "../merchants/webhook-url";
@@ -27,6 +28,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: ServiceContext; inpu
   const now = ctx.now();
   return withTransaction(ctx.db, async (tx) => {
     let row = await getEndpointForMerchant(tx, { merchantId, livemode }, id, { forUpdate: true });
+    const before = { ...row, enabled: row.status === "enabled" };
     const changed: string[] = FIELDS.filter((field) => data[field] !== undefined && JSON.stringify(data[field]) !== JSON.stringify(row[field]));
     if (changed.length > 0) {
       const [updated] = await tx
@@ -48,7 +50,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: ServiceContext; inpu
     if (changed.length > 0) {
       await recordAudit({
         ctx: inTransaction(ctx, tx),
-        input: { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: row.id, merchantId, details: { fields: changed } },
+        input: { action: "webhook_endpoint.updated", targetType: "webhook_endpoint", targetId: row.id, merchantId, details: auditChanges(before, { ...row, enabled: row.status === "enabled" }, changed as (keyof typeof before & string)[]) },
       });
     }
     return toEndpoint(row);

@@ -1,3 +1,4 @@
+import { EXAMPLE_SUBSCRIPTION } from "@/lib/event-types";
 import type { RetryFailedDeliveriesInput } from "./schemas";
 
 /**
@@ -45,7 +46,7 @@ export const webhookExamples = {
     payload: { type: "payment.confirmed", timestamp: "2026-11-19T09:00:00.000Z", data: delivery.event.data },
   },
   retried: { ...delivery, status: "pending", nextAttemptAt: "2026-11-22T10:00:00.000Z", updatedAt: "2026-11-22T10:00:00.000Z" },
-  bulkRetryBody: { since: "2026-11-21T00:00:00Z", eventTypes: ["payment.confirmed", "payment.failed"], dryRun: true } satisfies RetryFailedDeliveriesInput,
+  bulkRetryBody: { since: "2026-11-21T00:00:00Z", eventTypes: [...EXAMPLE_SUBSCRIPTION], dryRun: true } satisfies RetryFailedDeliveriesInput,
   bulkRetryResult: { count: 42 },
   testBody: { url: "https://shop.example/webhooks", dryRun: false },
   testResult: {

@@ -3,6 +3,7 @@ import { deliveryAttempts } from "@/server/db/schema";
 import { recordStaffRead } from "../audit/record-staff-read";
 import { requireMerchantScope, type ServiceContext } from "../context";
 import { getDeliveryForMerchant } from "./fetch";
+import { webhookPayload } from "@/server/webhooks/payload";
 import { toAttempt, toDelivery } from "./schemas";
 
 /** One delivery with every attempt and the payload it sends. */
@@ -19,6 +20,6 @@ export async function getDelivery({ ctx, input }: { ctx: ServiceContext; input: 
   return {
     ...toDelivery(delivery, event),
     attempts: attempts.map(toAttempt),
-    payload: { type: event.type, timestamp: event.createdAt.toISOString(), data: event.data },
+    payload: webhookPayload(event),
   };
 }

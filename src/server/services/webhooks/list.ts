@@ -39,7 +39,7 @@ export async function queryDeliveries(
     until ? lt(webhookDeliveries.createdAt, new Date(until)) : undefined,
     position ? afterPosition(webhookDeliveries.createdAt, webhookDeliveries.id, position) : undefined,
   ];
-  const rows = await ctx.db
+  const rows = await ctx.reader
     .select({ delivery: webhookDeliveries, event: events, cursorAt: keysetTimestamp(webhookDeliveries.createdAt) })
     .from(webhookDeliveries)
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { isTestSendEvent, TEST_SEND_EVENT } from "@/lib/event-types";
 import { events, webhookEndpoints, type WebhookEndpointRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { ServiceError } from "../errors";
@@ -46,7 +47,7 @@ export const endpointUrlOfDelivery = sql<string>`(select e.url from ${webhookEnd
 export const endpointEnabledOfDelivery = sql<boolean>`(select e.status = 'enabled' from ${webhookEndpoints} e where e.id = "webhook_deliveries"."endpoint_id")`;
 
 export function isTestSend(event: { type: string }): boolean {
-  return event.type === "webhook.test";
+  return isTestSendEvent(event.type);
 }
 
 /** The merchant's `webhook.test` events, as a subquery: a delivery is a test send when its event is one. */
@@ -54,5 +55,5 @@ export function testEventIds(db: Executor, merchantId: string) {
   return db
     .select({ id: events.id })
     .from(events)
-    .where(and(eq(events.merchantId, merchantId), eq(events.type, "webhook.test")));
+    .where(and(eq(events.merchantId, merchantId), eq(events.type, TEST_SEND_EVENT)));
 }

@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { isoInstantInput, startNotAfterEnd } from "@/lib/iso-input";
+import { createSelectSchema } from "drizzle-zod";
 import {
-  attemptTriggers,
+  deliveryAttempts,
   deliveryStatuses,
   errorClasses,
   eventTypes,
+  webhookDeliveries,
   type DeliveryAttemptRow,
   type EventRow,
   type WebhookDeliveryRow,
 } from "@/server/db/schema";
+import { eventSchema, toEvent, type Event } from "../events/schemas";
 import { listSchema, pageQuery } from "../pagination";
+import { describeFields, isoTimestamp, isoTimestamps, jsonObject, rowShape } from "../row-shape";
 import { SSRF_REASONS } from "@/server/webhooks/ssrf-guard";
 import { VERIFY_REASONS } from "@/server/webhooks/signing";
 
@@ -80,46 +84,73 @@ export const verifyWebhookInput = z.strictObject({
 });
 export type VerifyWebhookInput = z.input<typeof verifyWebhookInput>;
 
-const eventSummary = z.object({
-  id: z.string(),
+/**
+ * The Delivery as clients see it (docs/api-contract.md, "Shapes"): the webhook_deliveries row less whose it is,
+ * its mode, the worker's bookkeeping (lease, next trigger, trace, when it ended) and the partition key copied from
+ * its event (`eventCreatedAt`: the event carries its own `createdAt`), with the event it carries.
+ */
+export const deliverySchema = describeFields(
+  createSelectSchema(webhookDeliveries, isoTimestamps(webhookDeliveries))
+    .omit({
+      merchantId: true,
+      livemode: true,
+      nextTrigger: true,
+      leaseExpiresAt: true,
+      deliveredAt: true,
+      failedAt: true,
+      traceParent: true,
+      eventCreatedAt: true,
+    })
+    .extend({ eventType: z.enum(eventTypes), event: eventSchema }),
+  { endpointId: "The endpoint it goes to (`we_…`)." },
+).meta({ id: "Delivery" });
+export type Delivery = z.infer<typeof deliverySchema>;
+
+/** A Delivery listed under its event (`GET event/{id}`), where the event would repeat the object around it. */
+export const deliveryWithoutEventSchema = deliverySchema.omit({ event: true });
+
+type DeliverySource = WebhookDeliveryRow & Pick<Delivery, "eventType" | "event">;
+const deliveryShape = rowShape<typeof deliverySchema, DeliverySource>(deliverySchema);
+const deliveryWithoutEventShape = rowShape<typeof deliveryWithoutEventSchema, Omit<DeliverySource, "event">>(deliveryWithoutEventSchema);
+
+export function toDelivery(row: WebhookDeliveryRow, event: Pick<EventRow, keyof Event>): Delivery {
+  return deliveryShape({ ...row, eventType: event.type, event: toEvent(event) });
+}
+
+export function toDeliveryWithoutEvent(row: WebhookDeliveryRow, event: Pick<EventRow, "type">) {
+  return deliveryWithoutEventShape({ ...row, eventType: event.type });
+}
+
+const attemptRowSchema = createSelectSchema(deliveryAttempts, {
+  ...isoTimestamps(deliveryAttempts),
+  responseHeaders: () => z.record(z.string(), z.string()),
+});
+
+/** One attempt of a delivery: the delivery_attempts row less its keys, `sentAt` shown as `at` and `errorMessage` as `error`. */
+export const attemptSchema = describeFields(
+  attemptRowSchema
+    .omit({ id: true, deliveryId: true, merchantId: true, eventCreatedAt: true, createdAt: true, sentAt: true, errorMessage: true })
+    .extend({ at: attemptRowSchema.shape.sentAt, error: attemptRowSchema.shape.errorMessage }),
+  { at: "When the attempt was sent.", queuedAt: "When it was due.", responseBody: "The first 16 KiB of the response body." },
+);
+export type Attempt = z.infer<typeof attemptSchema>;
+
+const attemptShape = rowShape<typeof attemptSchema, DeliveryAttemptRow & { at: Date; error: string | null }>(attemptSchema);
+
+export function toAttempt(row: DeliveryAttemptRow): Attempt {
+  return attemptShape({ ...row, at: row.sentAt, error: row.errorMessage });
+}
+
+/** The webhook body, `{type, timestamp, data}` (webhooks/payload.ts); each event type's in the OpenAPI `webhooks`. */
+export const webhookPayloadSchema = z.object({
   type: eventType,
-  createdAt: z.iso.datetime(),
-  data: z.record(z.string(), z.unknown()),
+  timestamp: isoTimestamp.describe("When the event happened (ISO 8601 UTC); the same on every retry."),
+  data: jsonObject,
 });
 
-/** `Delivery` (docs/api-contract.md, "Shapes"), with the event it carries. */
-export const deliverySchema = z.object({
-  id: z.string(),
-  eventId: z.string(),
-  eventType,
-  endpointId: z.string().describe("The endpoint it goes to (`we_…`)."),
-  status: z.enum(deliveryStatuses),
-  url: z.string(),
-  attemptCount: z.number().int(),
-  lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  event: eventSummary,
-}).meta({ id: "Delivery" });
-
-export const attemptSchema = z.object({
-  at: z.iso.datetime().describe("When the attempt was sent."),
-  queuedAt: z.iso.datetime().describe("When it was due."),
-  trigger: z.enum(attemptTriggers),
-  statusCode: z.number().int().nullable(),
-  errorClass: z.enum(errorClasses).nullable(),
-  error: z.string().nullable(),
-  latencyMs: z.number().int().nullable(),
-  responseHeaders: z.record(z.string(), z.string()).nullable(),
-  responseBody: z.string().nullable().describe("The first 16 KiB of the response body."),
-});
-
-export const deliveryDetailSchema = deliverySchema.extend({
-  attempts: z.array(attemptSchema),
-  payload: z.object({ type: eventType, timestamp: z.iso.datetime(), data: z.record(z.string(), z.unknown()) }),
-});
+export const deliveryDetailSchema = deliverySchema
+  .extend({ attempts: z.array(attemptSchema), payload: webhookPayloadSchema })
+  .meta({ id: "DeliveryWithAttempts" });
 
 export const deliveryListSchema = listSchema(deliverySchema);
 
@@ -172,37 +203,3 @@ export const rotateWebhookSecretResultSchema = z.object({
   webhookSecret: z.string().describe("Shown this once."),
   previousSecretExpiresAt: z.iso.datetime().describe("Until then deliveries carry signatures with both secrets."),
 });
-
-export type Delivery = ReturnType<typeof toDelivery>;
-
-export function toDelivery(row: WebhookDeliveryRow, event: Pick<EventRow, "id" | "type" | "createdAt" | "data">) {
-  return {
-    id: row.id,
-    eventId: row.eventId,
-    eventType: event.type,
-    endpointId: row.endpointId,
-    status: row.status,
-    url: row.url,
-    attemptCount: row.attemptCount,
-    lastStatusCode: row.lastStatusCode,
-    lastError: row.lastError,
-    nextAttemptAt: row.nextAttemptAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    event: { id: event.id, type: event.type, createdAt: event.createdAt, data: event.data },
-  };
-}
-
-export function toAttempt(row: DeliveryAttemptRow) {
-  return {
-    at: row.sentAt,
-    queuedAt: row.queuedAt,
-    trigger: row.trigger,
-    statusCode: row.statusCode,
-    errorClass: row.errorClass,
-    error: row.errorMessage,
-    latencyMs: row.latencyMs,
-    responseHeaders: row.responseHeaders,
-    responseBody: row.responseBody,
-  };
-}

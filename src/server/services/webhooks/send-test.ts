@@ -7,6 +7,7 @@ import { WORKER_DEFAULTS } from "@/server/webhooks/worker";
 import { livemodeOf, requireMerchantId, type ServiceContext } from "../context";
 import { validateInput } from "../validate";
 import { getDefaultEndpoint, getEndpointForMerchant, oldestTestEndpoint } from "../webhook-endpoints/fetch";
+import { disableEndpoint } from "../webhook-endpoints/state";
 import { sendTestWebhookInput, type SendTestWebhookInput } from "./schemas";
 
 const SNIPPET_CHARS = 1_000;
@@ -62,6 +63,7 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
         merchantId,
         livemode,
         eventId: event!.id,
+        eventCreatedAt: event!.createdAt,
         endpointId: endpoint.id,
         url: check.url,
         status: "delivering",
@@ -82,6 +84,8 @@ export async function sendTestWebhook({ ctx, input }: { ctx: ServiceContext; inp
     allowPrivateTargets: ctx.env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     authSecret: ctx.env.AUTH_SECRET,
     signingKeys: ctx.env.WEBHOOK_SIGNING_KEY,
+    // Never called for a test send, which does not count towards its endpoint's health (record.ts).
+    disableEndpoint,
   };
   const [loaded] = await withSigningSecrets(deps, [{ delivery: { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! }, event }]);
   if (!loaded) throw new Error(`Test send ${claimed.id} has no signing secret`);

@@ -5,5 +5,5 @@ import { createRouter, merchantProcedure } from "../init";
 /** Dashboard-only helpers for one of the signed-in merchant's webhook deliveries. */
 export const deliveriesRouter = createRouter({
   /** The delivery as a freshly signed curl command, to replay it by hand. */
-  curl: merchantProcedure.input(deliveryIdParams).query(({ ctx, input }) => deliveryAsCurl({ ctx: ctx.service, input })),
+  curl: merchantProcedure("webhooks.read").input(deliveryIdParams).query(({ ctx, input }) => deliveryAsCurl({ ctx: ctx.service, input })),
 });

@@ -4,6 +4,7 @@ import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { getEnv } from "@/env";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { getRuntime } from "@/server/runtime";
+import { requestClient } from "@/server/net/request-client";
 import { trpcResponseMeta } from "@/server/trpc/errors";
 import { createTrpcContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/router";
@@ -20,7 +21,7 @@ async function handler(request: Request) {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
-    createContext: () => createTrpcContext(runtime, session, livemodeOfRequest(request)),
+    createContext: () => createTrpcContext(runtime, session, livemodeOfRequest(request), requestClient(request, runtime.env.TRUSTED_PROXY_HOPS)),
     responseMeta: trpcResponseMeta,
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") runtime.log.error({ err: error.cause ?? error, path }, "trpc error");

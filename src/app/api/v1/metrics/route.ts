@@ -1,4 +1,4 @@
-import { answerMetricsScrape } from "@/server/metrics/endpoint";
+import { answerMetricsScrape } from "@/server/http/metrics/endpoint";
 import { getRuntime } from "@/server/runtime";
 
 // Its own route, not a declaration in src/server/http/routes: it answers Prometheus text, not JSON, to an

@@ -1,12 +1,12 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { ApiKeysCard } from "@/components/keys/api-keys-card";
 import { PublishedKeysCard } from "@/components/keys/published-keys-card";
-import { getDashboardSession } from "@/server/auth/current-session";
 
 export const metadata: Metadata = { title: "Keys" };
 
 export default async function KeysPage() {
-  const user = await getDashboardSession();
+  const user = await guardPage("/dashboard/keys");
   return (
     <>
       <div className="page-header">

@@ -1,10 +1,14 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
+import { TeamSecondFactorCard } from "@/components/account/team-second-factor-card";
 import { PasswordForm } from "@/components/auth/password-form";
+import { PaymentMethodsForm } from "@/components/settings/payment-methods-form";
 import { ProfileForm } from "@/components/settings/profile-form";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await guardPage("/dashboard/settings");
   const { password } = await searchParams;
   return (
     <>
@@ -14,6 +18,10 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
       <section className="card">
         <ProfileForm />
       </section>
+      <section className="card">
+        <PaymentMethodsForm />
+      </section>
+      <TeamSecondFactorCard />
       <section className="card">
         <PasswordForm changed={password === "changed"} />
       </section>

@@ -1,18 +1,10 @@
 import type { Metadata } from "next";
-import { PasswordForm } from "@/components/auth/password-form";
+import { AccountPage } from "@/components/account/account-page";
+import { guardPage } from "@/server/auth/page-guard";
 
 export const metadata: Metadata = { title: "Account" };
 
-export default async function StaffAccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { password } = await searchParams;
-  return (
-    <>
-      <div className="page-header">
-        <h1>Account</h1>
-      </div>
-      <section className="card">
-        <PasswordForm changed={password === "changed"} />
-      </section>
-    </>
-  );
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await guardPage("/dashboard/staff/account");
+  return <AccountPage searchParams={searchParams} />;
 }

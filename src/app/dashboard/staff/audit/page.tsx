@@ -1,9 +1,11 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { AuditLog } from "@/components/staff/audit-log";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await guardPage("/dashboard/staff/audit");
   const { merchantId } = await searchParams;
   return (
     <>

@@ -1,9 +1,11 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { MerchantDirectory } from "@/components/staff/merchant-directory";
 
 export const metadata: Metadata = { title: "Merchants" };
 
-export default function MerchantsPage() {
+export default async function MerchantsPage() {
+  await guardPage("/dashboard/staff/merchants");
   return (
     <>
       <div className="page-header">

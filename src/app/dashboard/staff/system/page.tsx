@@ -1,9 +1,11 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { SystemView } from "@/components/staff/system/system-view";
 
 export const metadata: Metadata = { title: "System" };
 
-export default function StaffSystemPage() {
+export default async function StaffSystemPage() {
+  await guardPage("/dashboard/staff/system");
   return (
     <>
       <div className="page-header">

@@ -1,9 +1,11 @@
+import { guardPage } from "@/server/auth/page-guard";
 import type { Metadata } from "next";
 import { PaymentDetailView } from "@/components/payments/payment-detail-view";
 
 export const metadata: Metadata = { title: "Payment" };
 
-export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function PaymentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ refund?: string }> }) {
   const { id } = await params;
-  return <PaymentDetailView id={id} />;
+  await guardPage(`/dashboard/payments/${id}`);
+  return <PaymentDetailView id={id} refundNow={(await searchParams).refund === "1"} />;
 }

@@ -1,13 +1,13 @@
 import { getEnv } from "@/env";
-import { Readable } from "node:stream";
 import { newId } from "@/lib/ids";
-import { spreadsheetSafeCsv } from "@/lib/spreadsheet-csv";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
 import { reconciliationActor } from "@/server/auth/reconciliation-actor";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
+import { csvAttachment } from "@/server/http/csv-attachment";
 import { getRuntime } from "@/server/runtime";
 import { createServiceContext } from "@/server/services/create-context";
+import { requestClient } from "@/server/net/request-client";
 import { isServiceError } from "@/server/services/errors";
 import { exportReconciliationLines } from "@/server/services/reconciliations/export-lines";
 
@@ -21,10 +21,11 @@ const COLUMNS = [
 
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
   if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return new Response("Cross-site requests are refused.", { status: 403 });
-  const actor = reconciliationActor(await getDashboardSession(), new URL(request.url).searchParams.get("merchantId"), livemodeOfRequest(request));
+  const actor = reconciliationActor(await getDashboardSession(), new URL(request.url).searchParams.get("merchantId"), livemodeOfRequest(request), "read");
+  if (actor === "forbidden") return new Response("Your role may not export reconciliation reports.", { status: 403 });
   if (!actor) return new Response("Sign in to export a reconciliation report.", { status: 401 });
   const runtime = await getRuntime();
-  const ctx = createServiceContext(runtime, actor, newId("request"));
+  const ctx = createServiceContext(runtime, actor, newId("request"), requestClient(request, runtime.env.TRUSTED_PROXY_HOPS));
   const { id } = await context.params;
   let pages;
   try {
@@ -34,24 +35,8 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     throw error;
   }
 
-  const csv = spreadsheetSafeCsv(COLUMNS);
-  (async () => {
-    for await (const page of pages) {
-      for (const line of page) {
-        if (!csv.write(line)) await new Promise((resolve) => csv.once("drain", resolve));
-      }
-    }
-    csv.end();
-  })().catch((error: unknown) => {
-    runtime.log.error({ err: error, requestId: ctx.requestId }, "reconciliation export failed");
-    csv.destroy(error instanceof Error ? error : new Error("export failed"));
-  });
-
-  return new Response(Readable.toWeb(csv) as ReadableStream, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="reconciliation-${id.replace(/[^\w-]/g, "")}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  const lines = async function* () {
+    for await (const page of pages) yield* page;
+  };
+  return csvAttachment({ runtime, requestId: ctx.requestId, columns: COLUMNS, rows: lines(), filename: `reconciliation-${id}` });
 }

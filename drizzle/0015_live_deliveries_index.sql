@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_live_idx" ON "webhook_deliveries" USING btree ("event_created_at") WHERE "webhook_deliveries"."status" in ('pending', 'delivering');

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { DESKTOP, downloaded, expectAccessible, expectNoSidewaysScroll, PHONE, screenshot, sdk, signIn, STAFF } from "./support";
+
+// Support staff, across features: search a payment of any merchant, open the merchant, reconcile a settlement
+// file for them (upload, resolve a line, export the report), and find every step in the audit log.
+test("support staff: search a payment → open the merchant → upload a settlement file → resolve a line → export → audit log", async ({ page, baseURL }, testInfo) => {
+  const suffix = randomBytes(4).toString("hex");
+  const registered = await sdk(baseURL, undefined, { "x-forwarded-for": `10.${randomBytes(3).join(".")}` }).POST("/merchant/register", {
+    body: { name: `Staff Journey ${suffix}`, email: `staff-journey-${suffix}@e2e.example`, password: `e2e password ${suffix}` },
+  });
+  expect(registered.response.status, JSON.stringify(registered.error)).toBe(201);
+  const { merchant, apiKey } = registered.data!;
+  const api = sdk(baseURL, apiKey);
+  const ids = { matched: `m-${suffix}`, short: `s-${suffix}` };
+  const payments: Record<string, string> = {};
+  for (const [externalId, amount] of [[ids.matched, "40.00"], [ids.short, "12.50"]] as const) {
+    const confirmed = await api.POST("/payment/confirm", { body: { externalId, amount, currency: "EUR" } });
+    expect(confirmed.response.status, JSON.stringify(confirmed.error)).toBe(201);
+    payments[externalId] = confirmed.data!.id;
+  }
+
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, STAFF.email, STAFF.password);
+  await page.getByLabel("Payment id, external id or reference").fill(ids.short);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "1 payment found" })).toBeVisible();
+  await page.getByRole("table").getByRole("link", { name: payments[ids.short] }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(payments[ids.short]!);
+
+  // Open the merchant, then their reconciliation.
+  await page.getByRole("link", { name: merchant.name }).click();
+  await expect(page.getByRole("heading", { level: 1, name: merchant.name })).toBeVisible();
+  await page.getByRole("link", { name: "reconciliation", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Reconciliation" })).toBeVisible();
+
+  const day = new Date().toISOString().slice(0, 10);
+  const file = ["externalId,amount,currency,settledAt", `${ids.matched},40.00,EUR,${day}`, `${ids.short},12.00,EUR,${day}`].join("\n");
+  await page.getByLabel("Settlement file (CSV, up to 10 MB)").setInputFiles({ name: "settlement.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+  await expect(page.getByLabel("amount", { exact: true })).toHaveValue("amount"); // its columns, read from the file
+  await page.getByRole("button", { name: "Reconcile" }).click();
+  await expect(page.getByTestId("summary-matched")).toHaveText("1");
+  await expect(page.getByTestId("summary-mismatched")).toHaveText("1");
+  const reportId = (await page.getByRole("heading", { name: /^Report/ }).locator("code").textContent())!.trim();
+
+  const mismatch = page.locator("tr", { hasText: ids.short });
+  await mismatch.getByPlaceholder("Note").fill("Processor kept 0.50 as a fee");
+  await mismatch.getByRole("button", { name: "Resolve" }).click();
+  await expect(mismatch).toContainText("Processor kept 0.50 as a fee");
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "journey-staff-report");
+
+  const exported = await downloaded(page, () => page.getByRole("link", { name: "Export CSV" }).click());
+  expect(exported.download.suggestedFilename()).toBe(`reconciliation-${reportId}.csv`);
+  expect(exported.text.split("\n")[0]).toContain("lineNumber,status,reason");
+  expect(exported.text).toContain(ids.matched);
+  expect(exported.text).toContain("Processor kept 0.50 as a fee");
+
+  // On a phone the report stays on screen.
+  await page.setViewportSize(PHONE);
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, testInfo, "journey-staff-report-390");
+  await page.setViewportSize(DESKTOP);
+
+  // The audit log names each step, by the staff user.
+  await page.goto(`/dashboard/staff/audit?merchantId=${merchant.id}`);
+  const log = page.getByRole("table");
+  for (const action of ["payment.viewed", "staff.merchant_viewed", "reconciliation.created", "reconciliation.line_resolved", "reconciliation.exported"]) {
+    await expect(log, action).toContainText(action);
+  }
+  await expect(log).toContainText(STAFF.email);
+  await page.getByLabel("Merchant id").fill("");
+  await page.getByLabel("Action").fill("payment.searched");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByRole("table")).toContainText(ids.short);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, "journey-staff-audit");
+});

@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { expect, type Download, type Page, type TestInfo } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+
+export { createPaymentOverRest, expectAccessible, screenshot, signIn, signOut, signUpThroughForm, STAFF, uniqueId } from "../dashboard/helpers";
+export { startReceiver } from "../dashboard/receiver";
+export { sdk } from "../api/sdk";
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Which database this run's server uses: the journeys run on both (playwright.config.ts). */
+export function databaseOf(testInfo: TestInfo): "embedded" | "server" {
+  return testInfo.project.name.endsWith("server-db") ? "server" : "embedded";
+}
+
+/** The webhooks a receiver got, verified with the standardwebhooks library against the secret: their bodies. */
+export function verifiedWebhooks(received: { headers: Record<string, string | string[] | undefined>; body: string }[], secret: string) {
+  const verifier = new Webhook(secret);
+  return received.map((request) => verifier.verify(request.body, request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+}
+
+/** A file the page downloads when `click` runs, as text. */
+export async function downloaded(page: Page, click: () => Promise<void>): Promise<{ text: string; download: Download }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  return { text: readFileSync((await download.path())!, "utf8"), download };
+}
+
+/** Nothing on the page is wider than the window (no sideways scrolling on a phone). */
+export async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { usePermissions } from "@/components/shell/use-permissions";
+import { QueryView } from "@/components/ui/states";
+import { useTRPC } from "@/lib/trpc/client";
+
+/** The merchant's sign-in policy: require a second factor of every user (those without one set it up at next sign-in). */
+export function TeamSecondFactorCard() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const policy = useQuery(trpc.merchants.secondFactorPolicy.queryOptions());
+  // Only owners set it (`team.ownership`); others see it.
+  const owns = usePermissions().can("team.ownership");
+  const set = useMutation(
+    trpc.merchants.setSecondFactorPolicy.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.merchants.secondFactorPolicy.queryKey() }) }),
+  );
+  return (
+    <section className="card" aria-labelledby="team-2fa-heading">
+      <h2 id="team-2fa-heading">Sign-in security</h2>
+      {set.error ? (
+        <p className="alert alert-error" role="alert">
+          {set.error.message}
+        </p>
+      ) : null}
+      <QueryView query={policy} what="the sign-in policy">
+        {({ required }) => (
+          <label className="checkbox">
+            <input type="checkbox" checked={required} disabled={set.isPending || !owns} onChange={(event) => set.mutate({ required: event.target.checked })} />{" "}
+            Require a second factor (authenticator app or passkey) for every user of this account. Users without one set it up at their next sign-in.
+          </label>
+        )}
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "../rows";
+import { webhookDeliveries, webhookEndpointBreakers } from "../schema";
+import { withTransaction } from "../transaction";
+import type { Executor } from "../types";
+
+/** Any fixed number: the transaction-level advisory lock that takes the claims of every worker in turn. */
+const CLAIM_LOCK_ID = 724_011_3002;
+
+/*
+ * The webhook worker's claim (webhooks/claim.ts), in one statement (docs/webhooks.md, "Delivery isolation"):
+ * - `endpoints`: every endpoint with pending rows, found by skipping through the endpoint-due index one probe
+ *   per endpoint (a loose index scan), so one endpoint's backlog of thousands costs one probe, not a read of it;
+ * - `shares`: how many more of its deliveries each endpoint may have in flight: the per-endpoint bound (1 while
+ *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
+ * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn (and whether the
+ *   share was filled: then more may be due, and the worker claims again as soon as one of them ends);
+ * - `chosen`, `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
+ * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
+ * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
+ */
+const claimStatement = (key: (alias: string) => SQL, input: { now: string; lease: string; limit: number; perEndpoint: number }, live: SQL) => sql`
+with recursive endpoints as (
+  (select ${key("d")} from ${webhookDeliveries} d where d.status = 'pending' and ${live} order by ${key("d")} limit 1)
+  union all
+  select n.* from endpoints e cross join lateral (
+    select ${key("d")} from ${webhookDeliveries} d
+    where d.status = 'pending' and ${live} and (${key("d")}) > (${key("e")})
+    order by ${key("d")} limit 1
+  ) n
+), busy as (
+  select ${key("d")}, count(*)::int as n from ${webhookDeliveries} d
+  where d.status = 'delivering' and ${live} and d.lease_expires_at > ${input.now}::text::timestamptz
+  group by ${key("d")}
+), shares as (
+  select ${key("e")},
+    (case when b.open_until is null then ${input.perEndpoint}::int
+          when b.open_until <= ${input.now}::text::timestamptz then 1
+          else 0 end) - coalesce(busy.n, 0) as share,
+    coalesce(b.consecutive_failures, 0) > 0 as breaker_counting
+  from endpoints e
+  left join ${webhookEndpointBreakers} b on (${key("b")}) = (${key("e")})
+  left join busy on (${key("busy")}) = (${key("e")})
+), candidates as (
+  select c.merchant_id, c.id, c.event_created_at, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn,
+    count(*) over (partition by ${key("s")}) >= s.share as more_due, s.breaker_counting
+  from shares s cross join lateral (
+    select d.merchant_id, d.id, d.event_created_at, d.next_attempt_at from ${webhookDeliveries} d
+    where d.status = 'pending' and ${live} and (${key("d")}) = (${key("s")}) and d.next_attempt_at <= ${input.now}::text::timestamptz
+    order by d.next_attempt_at, d.id
+    limit greatest(s.share, 0)
+  ) c
+  where s.share > 0
+), chosen as (
+  select * from candidates order by turn, next_attempt_at, id limit ${input.limit}::int
+), picked as (
+  -- Each chosen row by its whole primary key (the planner, without statistics on PGlite, would otherwise walk the
+  -- whole backlog once per candidate), locked as it is taken. The whole key, partition key included, lets the
+  -- lookup and the update read the one partition that holds the row, not probe every day's (the claim's cost
+  -- stays flat as the table grows: BENCHMARKS.md, "Time-partitioned logs").
+  select l.merchant_id, l.id, l.event_created_at, c.more_due, c.breaker_counting from chosen c cross join lateral (
+    select d.merchant_id, d.id, d.event_created_at from ${webhookDeliveries} d
+    where d.merchant_id = c.merchant_id and d.id = c.id and d.event_created_at = c.event_created_at and d.status = 'pending' and ${live}
+    for update skip locked
+  ) l
+)
+update ${webhookDeliveries} d
+set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
+from picked
+where d.merchant_id = picked.merchant_id and d.id = picked.id and d.event_created_at = picked.event_created_at and ${live}
+returning d.id, picked.more_due, picked.breaker_counting`;
+
+interface ClaimInput {
+  keyColumns: readonly string[];
+  now: string;
+  lease: string;
+  limit: number;
+  perEndpoint: number;
+}
+
+/**
+ * The claim's statement (without what claimDueDeliveryIds does first; the bench explains it). `oldestLive` is the
+ * oldest partition key of a delivery pending or in flight: written as a literal, it lets the planner leave out
+ * every day's partition before it (docs/operations.md, "Partitions and retention").
+ */
+export function claimStatementFor(input: ClaimInput, oldestLive: Date): SQL {
+  const key = (alias: string) => sql.raw(input.keyColumns.map((column) => `${alias}.${column}`).join(", "));
+  return claimStatement(key, input, sql.raw(`d.event_created_at >= '${oldestLive.toISOString()}'::timestamptz`));
+}
+
+/** The oldest partition key of a delivery pending or in flight (a small partial index a day), or null when there is none. */
+export async function oldestLiveDelivery(db: Executor): Promise<Date | null> {
+  const [row] = rowsOf<{ at: string | null }>(
+    await db.execute(sql`
+      select to_char(min(event_created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
+      from ${webhookDeliveries} where status in ('pending', 'delivering')`),
+  );
+  return row?.at ? new Date(row.at) : null;
+}
+
+/**
+ * The claimed rows are few: joined by their key a row at a time, each reaches its one partition. A hash join would
+ * read every partition in full (the planner cannot tell the claim's few rows from many). For this transaction only.
+ */
+export async function avoidWholePartitionJoins(tx: Executor): Promise<void> {
+  await tx.execute(sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+}
+
+export interface ClaimedId {
+  id: string;
+  /** The delivery's endpoint had as many due deliveries as it could take, or more. */
+  more_due: boolean;
+  /** The endpoint's breaker has failures counted. */
+  breaker_counting: boolean;
+}
+
+/**
+ * Takes the claim lock, then claims: resolves with the claimed deliveries' ids and flags. `keyColumns` are the
+ * columns that name one endpoint (webhooks/endpoint-key.ts). `now` and `lease` are ISO texts.
+ */
+export async function claimDueDeliveryIds(db: Executor, input: ClaimInput): Promise<ClaimedId[]> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
+    // Which days' partitions can hold due work: one probe of each day's small index of live deliveries. None: nothing to claim.
+    const oldestLive = await oldestLiveDelivery(tx);
+    if (!oldestLive) return [];
+    const statement = claimStatementFor(input, oldestLive);
+    await avoidWholePartitionJoins(tx);
+    // Ids and flags only (text and booleans in both drivers): the rows come back through drizzle's columns.
+    return rowsOf<ClaimedId>(await tx.execute(statement));
+  });
+}

@@ -1,0 +1,243 @@
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "../rows";
+import { withTransaction } from "../transaction";
+import type { Executor, Transaction } from "../types";
+
+/*
+ * The time-partitioned logs (docs/operations.md, "Partitions and retention"). Each is range-partitioned by a
+ * creation time, one partition per UTC day (per month for the audit log), named `<table>_pYYYYMMDD`
+ * (`<table>_pYYYYMM`), plus a default partition that takes any row whose period has no partition yet, so a write
+ * never fails for want of one. The service makes partitions ahead and carves any period found in a default
+ * partition into a partition of its own (`ensureLogPartitions`); retention drops a day's partitions whole
+ * (`dropExpiredDays`). DDL takes no bind parameters: every name and bound below is built from a Date or a fixed
+ * table name, never from input.
+ */
+
+type Unit = "day" | "month";
+
+interface LogTable {
+  table: string;
+  /** The partition key: a `timestamptz` column. */
+  key: string;
+  unit: Unit;
+  /** Storage parameters of each partition (a partitioned table holds none of its own). */
+  options?: string;
+}
+
+/** Events, deliveries and attempts share a day's partitions: a delivery and its attempts are keyed by their event's time. */
+export const DAY_LOGS: readonly LogTable[] = [
+  { table: "events", key: "created_at", unit: "day" },
+  {
+    table: "webhook_deliveries",
+    key: "event_created_at",
+    unit: "day",
+    // The outbox's vacuum settings (drizzle/0002): its rows are updated on every attempt.
+    options: "autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 2000, autovacuum_analyze_scale_factor = 0.02",
+  },
+  { table: "delivery_attempts", key: "event_created_at", unit: "day" },
+];
+
+/** The audit log is kept (no retention): a partition a month keeps their number small over years. */
+export const MONTH_LOGS: readonly LogTable[] = [{ table: "audit_log", key: "created_at", unit: "month" }];
+
+/** Any fixed number: the transaction-level advisory lock that makes partition changes one at a time across processes. */
+const PARTITION_LOCK_ID = 724_011_3036;
+
+export function periodStart(at: Date, unit: Unit): Date {
+  return unit === "day"
+    ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()))
+    : new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+export function nextPeriod(start: Date, unit: Unit, count = 1): Date {
+  return unit === "day"
+    ? new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + count))
+    : new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + count, 1));
+}
+
+export function partitionName(log: LogTable, start: Date): string {
+  const digits = start.toISOString().slice(0, log.unit === "day" ? 10 : 7).replaceAll("-", "");
+  return `${log.table}_p${digits}`;
+}
+
+/** A partition's period from its name, or null for the default partition (or any other child). */
+function periodOfName(log: LogTable, name: string): Date | null {
+  const match = new RegExp(`^${log.table}_p(\\d{4})(\\d{2})(\\d{2})?$`).exec(name);
+  if (!match) return null;
+  const [, year, month, day] = match;
+  return new Date(Date.UTC(Number(year), Number(month) - 1, log.unit === "day" ? Number(day) : 1));
+}
+
+/**
+ * Whether a table of that name exists, read from pg_class with the statement's snapshot. Not `to_regclass`: it
+ * answers from the backend's catalog cache, which is only brought up to date when a relation is locked, so after
+ * waiting on the advisory lock it could still report a partition another process has just dropped (or miss one it
+ * has just made).
+ */
+async function tableExists(tx: Transaction, name: string): Promise<boolean> {
+  const [row] = rowsOf<{ found: boolean }>(
+    await tx.execute(sql`select exists (select 1 from pg_class where relname = ${name} and relnamespace = current_schema()::regnamespace) as found`),
+  );
+  return row?.found === true;
+}
+
+const ident = (name: string) => sql.raw(`"${name.replaceAll('"', '""')}"`);
+const literal = (at: Date) => sql.raw(`'${at.toISOString()}'`);
+
+/** The periods of a log's partitions (not its default partition), oldest first. */
+export async function listPartitions(db: Executor, log: LogTable): Promise<{ name: string; start: Date }[]> {
+  const result = await db.execute(sql`
+    select c.relname as name from pg_inherits i
+    join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = ${log.table}::text::regclass`);
+  return rowsOf<{ name: string }>(result)
+    .map(({ name }) => ({ name, start: periodOfName(log, name) }))
+    .filter((row): row is { name: string; start: Date } => row.start !== null)
+    .sort((a, b) => a.start.getTime() - b.start.getTime());
+}
+
+/** The periods that rows in a log's default partition fall in (normally none). */
+async function periodsInDefault(db: Executor, log: LogTable): Promise<Date[]> {
+  const result = await db.execute(
+    sql`select distinct to_char(date_trunc(${log.unit}, ${ident(log.key)}, 'UTC') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as start
+        from ${ident(`${log.table}_default`)}`,
+  );
+  return rowsOf<{ start: string }>(result).map((row) => new Date(row.start));
+}
+
+/**
+ * Makes the partition of `start`'s period unless it exists: a table like the log, the period's rows moved into it
+ * from the default partition, then attached (which builds its indexes). The log is locked for that moment: with a
+ * default partition, a write routed to it just before the attach would otherwise land there after it and fail its
+ * new constraint. The lock waits at most the transaction's lock_timeout (ensureLogPartitions). Returns whether it made one.
+ */
+async function createPartition(tx: Transaction, log: LogTable, start: Date): Promise<boolean> {
+  const name = partitionName(log, start);
+  if (await tableExists(tx, name)) return false;
+  const end = nextPeriod(start, log.unit);
+  await tx.execute(sql`lock table ${ident(log.table)} in access exclusive mode`);
+  const options = log.options ? sql.raw(` with (${log.options})`) : sql``;
+  await tx.execute(sql`create table ${ident(name)} (like ${ident(log.table)} including defaults including constraints)${options}`);
+  await tx.execute(sql`
+    with moved as (
+      delete from ${ident(`${log.table}_default`)} where ${ident(log.key)} >= ${literal(start)} and ${ident(log.key)} < ${literal(end)} returning *
+    )
+    insert into ${ident(name)} select * from moved`);
+  await tx.execute(sql`alter table ${ident(log.table)} attach partition ${ident(name)} for values from (${literal(start)}) to (${literal(end)})`);
+  return true;
+}
+
+/**
+ * Makes every log's partitions from the current period to `daysAhead` days (`monthsAhead` months) ahead, and a
+ * partition for every period that rows in a default partition fall in (a write for a period not made yet, such
+ * as a clock far ahead). The day logs get their partitions together. Safe in any number of processes at once (an
+ * advisory lock; a partition that exists is left alone). A log is locked for the moment each partition is made
+ * (`createPartition`); made 7 days ahead, that is a rare moment. Returns how many partitions it made.
+ */
+export async function ensureLogPartitions(
+  db: Executor,
+  input: { now: Date; daysAhead: number; monthsAhead: number; lockTimeoutMs?: number },
+): Promise<number> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
+    // Below deadlock_timeout (1 s): a busy moment makes it give up (tried again at the next run), never deadlock.
+    await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs ?? 500)}ms'`));
+    let made = 0;
+    const groups: [readonly LogTable[], Unit, number][] = [
+      [DAY_LOGS, "day", input.daysAhead],
+      [MONTH_LOGS, "month", input.monthsAhead],
+    ];
+    for (const [logs, unit, ahead] of groups) {
+      const first = periodStart(input.now, unit);
+      const starts = new Map<number, Date>();
+      for (let n = 0; n <= ahead; n++) starts.set(nextPeriod(first, unit, n).getTime(), nextPeriod(first, unit, n));
+      for (const log of logs) for (const start of await periodsInDefault(tx, log)) starts.set(start.getTime(), start);
+      for (const start of [...starts.values()].sort((a, b) => a.getTime() - b.getTime())) {
+        for (const log of logs) if (await createPartition(tx, log, start)) made++;
+      }
+    }
+    return made;
+  });
+}
+
+const LIVE = sql.raw(`('pending', 'delivering')`);
+
+/**
+ * Drops the partitions of one day of events, deliveries and attempts in one short transaction. An event with a
+ * delivery still pending or in flight is carried over with its deliveries and attempts: copied out first, then
+ * written back after the drop, where they land in the default partition (the day has no partition any more) and
+ * stay until the row-by-row retention finds them finished (services/events/prune.ts). The drop needs a moment's
+ * exclusive lock on each log: it waits at most `lockTimeoutMs` for it, then gives up (tried again at the next
+ * run), so requests never queue behind it for long and it never takes part in a deadlock.
+ */
+async function dropDay(tx: Transaction, start: Date, lockTimeoutMs: number): Promise<{ carried: number }> {
+  const [events, deliveries, attempts] = DAY_LOGS.map((log) => ident(partitionName(log, start))) as [SQL, SQL, SQL];
+  await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(lockTimeoutMs)}ms'`));
+  const [live] = rowsOf<{ found: boolean }>(await tx.execute(sql`select exists (select 1 from ${deliveries} where status in ${LIVE}) as found`));
+  let carried = 0;
+  if (live?.found) {
+    await tx.execute(sql`create temp table carried_events on commit drop as
+      select e.* from ${events} e where exists (
+        select 1 from ${deliveries} d where d.merchant_id = e.merchant_id and d.event_id = e.id and d.status in ${LIVE})`);
+    await tx.execute(sql`create temp table carried_deliveries on commit drop as
+      select d.* from ${deliveries} d join carried_events e on d.merchant_id = e.merchant_id and d.event_id = e.id`);
+    await tx.execute(sql`create temp table carried_attempts on commit drop as
+      select a.* from ${attempts} a join carried_deliveries d on a.merchant_id = d.merchant_id and a.delivery_id = d.id`);
+  }
+  // All three logs locked in one statement, in the order the outbox writes them (events, then deliveries, then
+  // attempts), so the drop waits behind writers rather than holding one log while a writer holds the next.
+  await tx.execute(sql`lock table events, webhook_deliveries, delivery_attempts in access exclusive mode`);
+  await tx.execute(sql`drop table ${events}, ${deliveries}, ${attempts}`);
+  if (live?.found) {
+    carried = rowsOf<{ id: string }>(await tx.execute(sql`insert into events select * from carried_events returning id`)).length;
+    await tx.execute(sql`insert into webhook_deliveries select * from carried_deliveries`);
+    await tx.execute(sql`insert into delivery_attempts select * from carried_attempts`);
+  }
+  return { carried };
+}
+
+const LOCK_TIMEOUT = "55P03";
+const isLockTimeout = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && ((error as { code?: unknown }).code === LOCK_TIMEOUT || isLockTimeout((error as { cause?: unknown }).cause));
+
+/**
+ * Drops, oldest first, every day whose partitions end at or before `cutoff` (a day past the retention), one
+ * transaction a day. A drop that waited `lockTimeoutMs` in vain (a busy moment) is tried again after a pause, up to
+ * `tries` times; then the day waits for the next run. Returns the days dropped and the events carried over.
+ */
+export async function dropExpiredDays(
+  db: Executor,
+  input: { cutoff: Date; lockTimeoutMs: number; tries?: number },
+): Promise<{ days: number; carried: number }> {
+  const [events] = DAY_LOGS as [LogTable];
+  let days = 0;
+  let carried = 0;
+  for (const { start } of await listPartitions(db, events)) {
+    if (nextPeriod(start, "day").getTime() > input.cutoff.getTime()) break;
+    const attempt = () =>
+      withTransaction(db, async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
+        if (!(await tableExists(tx, partitionName(events, start)))) return null;
+        // Another process may have dropped this day and remade only part of it since the list was read (its
+        // carried rows came back through the default partitions): make the day whole, then drop all of it.
+        await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs)}ms'`));
+        for (const log of DAY_LOGS) await createPartition(tx, log, start);
+        return dropDay(tx, start, input.lockTimeoutMs);
+      });
+    let result: { carried: number } | null = null;
+    for (let tries = input.tries ?? 5; ; tries--) {
+      try {
+        result = await attempt();
+        break;
+      } catch (error) {
+        if (tries <= 1 || !isLockTimeout(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, input.lockTimeoutMs));
+      }
+    }
+    if (result) {
+      days++;
+      carried += result.carried;
+    }
+  }
+  return { days, carried };
+}

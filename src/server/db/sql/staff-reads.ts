@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+import { auditLog } from "../schema";
+import type { Executor } from "../types";
+import { rowsOf } from "../rows";
+import { appendAuditRow, type AuditRowInput } from "./audit-chain";
+
+/**
+ * Records a staff member's read of a view (services/audit/record-staff-read.ts) unless the same staff user read the
+ * same view and target of the same merchant (null: the System page, of no one merchant) since `since`. Run in a
+ * transaction: concurrent reads (a page's parallel queries, a double click) take turns on an advisory lock of
+ * their key, so the second one's check sees the first one's row; without it both would insert.
+ */
+export async function insertStaffReadUnlessRecent(tx: Executor, read: AuditRowInput & { actorId: string; since: Date }): Promise<void> {
+  const { actorId, merchantId, action, targetId } = read;
+  const since = read.since.toISOString();
+  const lockKey = `staff-read:${actorId}:${merchantId ?? ""}:${action}:${targetId ?? ""}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}::text, 0))`);
+  const recent = rowsOf(
+    await tx.execute(sql`
+      select 1 from ${auditLog}
+      where ${merchantId === null ? sql`merchant_id is null` : sql`merchant_id = ${merchantId}`} and created_at > ${since}::text::timestamptz
+        and actor_id = ${actorId} and action = ${action} and target_id = ${targetId}
+      limit 1`),
+  );
+  if (recent.length === 0) await appendAuditRow(tx, read);
+}
