@@ -9,6 +9,8 @@ import { readQueueState, type QueueState } from "./queue-state";
 /** The window the System page shows, in minutes. */
 export const WINDOW_MINUTES = 60;
 const MINUTE_MS = 60_000;
+/** The troubled endpoints the page lists; the rest are in the metrics (docs/operations.md). */
+const TROUBLED_SHOWN = 50;
 
 export interface MinutePoint {
   /** The minute's end (ISO): the queue depth is the depth at that instant. */
@@ -26,7 +28,7 @@ export interface SystemOverview {
   generatedAt: string;
   queue: QueueState;
   minutes: MinutePoint[];
-  /** Endpoints whose breaker counts failures: open now, half-open (a probe is let through) or failing. */
+  /** Endpoints whose breaker counts failures (open now, half-open: a probe is let through, or failing), the most recently failing first. */
   troubledEndpoints: { merchantId: string; merchantName: string; url: string; state: "open" | "half_open" | "failing"; consecutiveFailures: number; openUntil: string | null }[];
   /** Endpoints that are disabled — by the service (failing too long, 410 Gone) or by their merchant — newest first. */
   disabledEndpoints: { merchantId: string; merchantName: string; url: string; reason: "manual" | "failing" | "gone" | null; since: string }[];
@@ -108,8 +110,10 @@ async function troubledEndpoints(ctx: ServiceContext, now: Date): Promise<System
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookEndpointBreakers.endpointId))
     .innerJoin(merchants, eq(merchants.id, webhookEndpoints.merchantId))
     .where(gt(webhookEndpointBreakers.consecutiveFailures, 0))
-    .orderBy(desc(webhookEndpointBreakers.consecutiveFailures), webhookEndpoints.url)
-    .limit(50);
+    // Most recently failing first: an endpoint that just started failing is the one a merchant calls about, and
+    // ranking by failures in a row hid it behind 50 long-dead endpoints (its count starts at 1).
+    .orderBy(desc(webhookEndpointBreakers.updatedAt), webhookEndpoints.url)
+    .limit(TROUBLED_SHOWN);
   return rows.map((row) => ({
     ...row,
     state: row.openUntil === null ? "failing" : row.openUntil > now ? "open" : "half_open",
