@@ -57,13 +57,19 @@ export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof ServiceError;
 }
 
-/** Turns zod issues into field errors under a prefix (`body`, `query`, `params`). */
+/**
+ * Turns zod issues into field errors under a prefix (`body`, `query`, `params`). An unknown key is reported on its
+ * own path (`body.amout`), not on the object holding it, so a client sees which field it misspelt.
+ */
 export function fieldErrorsFromZod(
   prefix: string,
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
 ): FieldError[] {
-  return issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].join("."),
-    message: issue.message,
-  }));
+  return issues.flatMap((issue) => {
+    const at = [prefix, ...issue.path.map(String)];
+    if (issue.code === "unrecognized_keys" && issue.keys?.length) {
+      return issue.keys.map((key) => ({ path: [...at, key].join("."), message: "is not a known field" }));
+    }
+    return [{ path: at.join("."), message: issue.message }];
+  });
 }
