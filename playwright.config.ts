@@ -11,7 +11,7 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3107);
 const serverDatabaseUrl = process.env.E2E_SERVER_DATABASE_URL;
 const serverPort = Number(process.env.E2E_SERVER_PORT ?? port + 1);
-/** Where the server sends mail (password resets): a real SMTP sink the specs start on this port (e2e/dashboard/sign-in-security.spec.ts). */
+/** Where the servers send mail (invitations, password resets): the run's SMTP sink (e2e/mail/global-sink.ts), on a port scripts/e2e.mjs finds free. */
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
 const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
@@ -51,6 +51,7 @@ const chrome = { ...devices["Desktop Chrome"], channel: undefined };
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/mail/global-sink.ts",
   outputDir: "test-results/e2e",
   fullyParallel: false,
   // Two browsers at once: most of a spec's time is waiting on the server, so two overlap well on two cores.

@@ -5,6 +5,7 @@
 // cross-feature journeys (e2e/journeys) run a second time, and drops it afterwards.
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -29,10 +30,14 @@ if (systemChromium) env.CHROMIUM_PATH = systemChromium;
 else run("node", ["node_modules/@playwright/test/cli.js", "install", "chromium"]);
 
 const dataDir = path.resolve(`.data-e2e-${process.pid}`);
+// The run's SMTP sink (e2e/mail/global-sink.ts) listens where every web server sends mail: a port free now, not a
+// fixed one another program may hold.
+env.E2E_SMTP_PORT ??= String(await freePort());
 const staff = { email: "support@e2e.example", password: "e2e staff password 0123" };
 const serverDatabase = env.DATABASE_URL ? await createServerDatabase(env.DATABASE_URL) : null;
 try {
-  run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
+  // E2E_REUSE_BUILD=1 (by hand, between runs of a few specs with no change to the app) keeps the last build.
+  if (!(env.E2E_REUSE_BUILD === "1" && existsSync(".next/BUILD_ID"))) run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
   // Support staff have no sign-up: seed one the operator's way, into the data folder the server will use
   // (before it starts: one process per embedded database folder), and into the server's fresh database.
   for (const database of [{ DATA_DIR: dataDir, DATABASE_URL: "" }, ...(serverDatabase ? [{ DATABASE_URL: serverDatabase.url }] : [])]) {
@@ -54,6 +59,17 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
   await serverDatabase?.drop();
+}
+
+/** A TCP port nothing listens on at this moment (the OS's choice). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** A fresh database on the (local) server for the journeys' second run; the server's processes migrate it. */

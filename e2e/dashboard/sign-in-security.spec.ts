@@ -1,25 +1,17 @@
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { linkIn, startSmtpSink, type SmtpSink } from "../../tests/support/smtp-sink";
+import { linkIn, mailTo } from "../mail/read";
 import { expectAccessible, screenshot, signOut, signUpThroughForm } from "./helpers";
 
 /**
  * Signing in securely, at a phone's width and a desktop's (docs/team-and-security.md): a password reset by email
- * (read from a real SMTP server the server sends to: E2E_SMTP_PORT), an authenticator app set up and asked for at
+ * (read from the run's real SMTP server: e2e/mail/global-sink.ts), an authenticator app set up and asked for at
  * sign-in, and passkeys through Chromium's virtual authenticator (CDP WebAuthn), as the second step and alone.
  */
 const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1280, height: 900 },
 ] as const;
-
-let sink: SmtpSink;
-test.beforeAll(async () => {
-  sink = await startSmtpSink({ port: Number(process.env.E2E_SMTP_PORT ?? 2525) });
-});
-test.afterAll(async () => {
-  await sink.close();
-});
 
 /** The app's code at a moment: the step after the one just used, so a code is never a replay. */
 function codeAt(secret: string, at: number): string {
@@ -65,7 +57,7 @@ for (const size of WIDTHS) {
       await page.getByRole("button", { name: "Send the link" }).click();
       await expect(page.getByRole("status")).toContainText(`If an account uses ${merchant.email}`);
 
-      const mail = await sink.waitFor((message) => JSON.stringify(message.to).includes(merchant.email));
+      const mail = await mailTo(merchant.email);
       const link = new URL(linkIn(mail));
       await page.goto(`${link.pathname}${link.search}`);
       await page.getByLabel("New password", { exact: true }).fill("a new e2e password 42");

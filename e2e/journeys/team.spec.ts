@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { linkIn, mailTo } from "../mail/read";
 import { createPaymentOverRest, DESKTOP, expectAccessible, PHONE, screenshot, signUpThroughForm } from "./support";
 
 // A merchant's team, as its people use it (docs/team-and-security.md): the owner invites a support agent by email,
 // the agent joins with a password and adds a passkey, refunds a payment but cannot reach the API keys, and once the
-// owner removes them their open tab is refused at its next request. The invitation's mail itself is read from a
-// real SMTP server in tests/integration/dashboard/team.test.ts; here the link is the one shown once to the inviter.
+// owner removes them their open tab is refused at its next request. The agent opens the invitation from its mail,
+// as received by the run's real SMTP server (e2e/mail/global-sink.ts).
 
 /** WebAuthn needs a domain: the agent browses as `localhost`, with a virtual authenticator (as sign-in-security.spec.ts). */
 async function agentPage(browser: Browser, testInfo: TestInfo, viewport: { width: number; height: number }) {
@@ -26,9 +27,12 @@ async function invite(owner: Page, email: string, role: string): Promise<string>
   await owner.getByLabel("Email").fill(email);
   await owner.getByLabel("Role", { exact: true }).selectOption(role);
   await owner.getByRole("button", { name: "Invite" }).click();
-  const link = (await owner.getByTestId("invitation-link").textContent())!.trim();
+  // Shown once to the inviter as well (for a service without mail); the agent follows the one in their mail.
+  const shown = (await owner.getByTestId("invitation-link").textContent())!.trim();
+  const mailed = linkIn(await mailTo(email));
+  expect(mailed).toBe(shown);
   // The link names the service's public address; the agent's browser reaches the same server under its own.
-  return new URL(link).pathname;
+  return new URL(mailed).pathname;
 }
 
 for (const size of [

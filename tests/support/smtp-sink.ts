@@ -15,9 +15,10 @@ export interface SmtpSink {
 
 /**
  * A real SMTP server on a free port of the project's range that keeps every message it receives, parsed: the
- * service's nodemailer transport talks SMTP to it over TCP exactly as to a production mail server.
+ * service's nodemailer transport talks SMTP to it over TCP exactly as to a production mail server. `onMessage` sees
+ * each message as it arrives (the end-to-end run's sink writes it where other processes can read it).
  */
-export async function startSmtpSink({ port: only }: { port?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink({ port: only, onMessage }: { port?: number; onMessage?: (mail: ParsedMail) => void } = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
@@ -28,6 +29,7 @@ export async function startSmtpSink({ port: only }: { port?: number } = {}): Pro
       simpleParser(stream)
         .then((mail) => {
           messages.push(mail);
+          onMessage?.(mail);
           for (const wake of waiters) wake();
           callback();
         })
