@@ -130,70 +130,89 @@ async function createPartition(tx: Transaction, log: LogTable, start: Date): Pro
 /**
  * Makes every log's partitions from the current period to `daysAhead` days (`monthsAhead` months) ahead, and a
  * partition for every period that rows in a default partition fall in (a write for a period not made yet, such
- * as a clock far ahead). The day logs get their partitions together. Safe in any number of processes at once (an
- * advisory lock; a partition that exists is left alone). A log is locked for the moment each partition is made
- * (`createPartition`); made 7 days ahead, that is a rare moment. Returns how many partitions it made.
+ * as a clock far ahead). Safe in any number of processes at once (an advisory lock; a partition that exists is
+ * left alone). Each partition is made in a transaction of its own that locks its log alone, for a moment: holding
+ * one log's lock while waiting for another's could deadlock with a statement reading both (dropPartition). The
+ * lock waits at most `lockTimeoutMs` (below deadlock_timeout): a busy moment makes the run give up, and the next
+ * run makes the rest. Returns how many partitions it made.
  */
 export async function ensureLogPartitions(
   db: Executor,
   input: { now: Date; daysAhead: number; monthsAhead: number; lockTimeoutMs?: number },
 ): Promise<number> {
-  return withTransaction(db, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
-    // Below deadlock_timeout (1 s): a busy moment makes it give up (tried again at the next run), never deadlock.
-    await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs ?? 500)}ms'`));
-    let made = 0;
-    const groups: [readonly LogTable[], Unit, number][] = [
-      [DAY_LOGS, "day", input.daysAhead],
-      [MONTH_LOGS, "month", input.monthsAhead],
-    ];
-    for (const [logs, unit, ahead] of groups) {
-      const first = periodStart(input.now, unit);
-      const starts = new Map<number, Date>();
-      for (let n = 0; n <= ahead; n++) starts.set(nextPeriod(first, unit, n).getTime(), nextPeriod(first, unit, n));
-      for (const log of logs) for (const start of await periodsInDefault(tx, log)) starts.set(start.getTime(), start);
-      for (const start of [...starts.values()].sort((a, b) => a.getTime() - b.getTime())) {
-        for (const log of logs) if (await createPartition(tx, log, start)) made++;
+  const groups: [readonly LogTable[], Unit, number][] = [
+    [DAY_LOGS, "day", input.daysAhead],
+    [MONTH_LOGS, "month", input.monthsAhead],
+  ];
+  let made = 0;
+  for (const [logs, unit, ahead] of groups) {
+    const first = periodStart(input.now, unit);
+    const starts = new Map<number, Date>();
+    for (let n = 0; n <= ahead; n++) starts.set(nextPeriod(first, unit, n).getTime(), nextPeriod(first, unit, n));
+    for (const log of logs) for (const start of await periodsInDefault(db, log)) starts.set(start.getTime(), start);
+    const existing = new Set<string>();
+    for (const log of logs) for (const { name } of await listPartitions(db, log)) existing.add(name);
+    for (const start of [...starts.values()].sort((a, b) => a.getTime() - b.getTime())) {
+      for (const log of logs) {
+        if (existing.has(partitionName(log, start))) continue;
+        const createdHere = await withTransaction(db, async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
+          await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs ?? 500)}ms'`));
+          return createPartition(tx, log, start);
+        });
+        if (createdHere) made++;
       }
     }
-    return made;
-  });
+  }
+  return made;
 }
 
 const LIVE = sql.raw(`('pending', 'delivering')`);
 
+/** The deliveries of a day's events still pending or in flight, in whichever partition they are. */
+const liveOfDay = (start: Date): SQL => sql`select 1 from webhook_deliveries d
+  where d.event_created_at >= ${literal(start)} and d.event_created_at < ${literal(nextPeriod(start, "day"))} and d.status in ${LIVE}`;
+
 /**
- * Drops the partitions of one day of events, deliveries and attempts in one short transaction. An event with a
- * delivery still pending or in flight is carried over with its deliveries and attempts: copied out first, then
- * written back after the drop, where they land in the default partition (the day has no partition any more) and
- * stay until the row-by-row retention finds them finished (services/events/prune.ts). The drop needs a moment's
- * exclusive lock on each log: it waits at most `lockTimeoutMs` for it, then gives up (tried again at the next
- * run), so requests never queue behind it for long and it never takes part in a deadlock.
+ * The rows of a day's partition of `log` to carry over its drop: those of an event still being delivered (a
+ * delivery pending or in flight). Read through the deliveries log bounded to the day, so they are found whether
+ * that day's deliveries partition still exists or was dropped already (its live rows then sit in the default one).
  */
-async function dropDay(tx: Transaction, start: Date, lockTimeoutMs: number): Promise<{ carried: number }> {
-  const [events, deliveries, attempts] = DAY_LOGS.map((log) => ident(partitionName(log, start))) as [SQL, SQL, SQL];
-  await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(lockTimeoutMs)}ms'`));
-  const [live] = rowsOf<{ found: boolean }>(await tx.execute(sql`select exists (select 1 from ${deliveries} where status in ${LIVE}) as found`));
-  let carried = 0;
-  if (live?.found) {
-    await tx.execute(sql`create temp table carried_events on commit drop as
-      select e.* from ${events} e where exists (
-        select 1 from ${deliveries} d where d.merchant_id = e.merchant_id and d.event_id = e.id and d.status in ${LIVE})`);
-    await tx.execute(sql`create temp table carried_deliveries on commit drop as
-      select d.* from ${deliveries} d join carried_events e on d.merchant_id = e.merchant_id and d.event_id = e.id`);
-    await tx.execute(sql`create temp table carried_attempts on commit drop as
-      select a.* from ${attempts} a join carried_deliveries d on a.merchant_id = d.merchant_id and a.delivery_id = d.id`);
+function carriedRows(log: LogTable, partition: SQL, start: Date): SQL {
+  switch (log.table) {
+    case "webhook_deliveries":
+      return sql`select * from ${partition} where status in ${LIVE}`;
+    case "delivery_attempts":
+      return sql`select a.* from ${partition} a where exists (${liveOfDay(start)} and d.merchant_id = a.merchant_id and d.id = a.delivery_id)`;
+    default:
+      return sql`select e.* from ${partition} e where exists (${liveOfDay(start)} and d.merchant_id = e.merchant_id and d.event_id = e.id)`;
   }
-  // All three logs locked in one statement, in the order the outbox writes them (events, then deliveries, then
-  // attempts), so the drop waits behind writers rather than holding one log while a writer holds the next.
-  await tx.execute(sql`lock table events, webhook_deliveries, delivery_attempts in access exclusive mode`);
-  await tx.execute(sql`drop table ${events}, ${deliveries}, ${attempts}`);
-  if (live?.found) {
-    carried = rowsOf<{ id: string }>(await tx.execute(sql`insert into events select * from carried_events returning id`)).length;
-    await tx.execute(sql`insert into webhook_deliveries select * from carried_deliveries`);
-    await tx.execute(sql`insert into delivery_attempts select * from carried_attempts`);
-  }
-  return { carried };
+}
+
+/**
+ * Drops one log's partition of a day, in a short transaction of its own that locks that log alone: holding one
+ * log's exclusive lock while waiting for another's could deadlock with a statement that reads both in the other
+ * order (the worker reads a claimed delivery with its event; the outbox writes an event, then its deliveries), and
+ * then every try ran into its lock timeout (BENCHMARKS.md, the partition rows). Rows of an event still being
+ * delivered are copied out first and written back after the drop, where they land in the default partition (the
+ * day has no partition any more) and stay until the row-by-row retention finds them finished
+ * (services/events/prune.ts). The lock waits at most `lockTimeoutMs`. Returns the rows carried, or null when the
+ * partition was gone already (another process dropped it).
+ */
+async function dropPartition(db: Executor, log: LogTable, start: Date, lockTimeoutMs: number): Promise<number | null> {
+  return withTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
+    const name = partitionName(log, start);
+    if (!(await tableExists(tx, name))) return null;
+    await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(lockTimeoutMs)}ms'`));
+    const partition = ident(name);
+    const [live] = rowsOf<{ found: boolean }>(await tx.execute(sql`select exists (${liveOfDay(start)}) as found`));
+    if (live?.found) await tx.execute(sql`create temp table carried on commit drop as ${carriedRows(log, partition, start)}`);
+    await tx.execute(sql`lock table ${ident(log.table)} in access exclusive mode`);
+    await tx.execute(sql`drop table ${partition}`);
+    if (!live?.found) return 0;
+    return rowsOf<{ id: string }>(await tx.execute(sql`insert into ${ident(log.table)} select * from carried returning id`)).length;
+  });
 }
 
 const LOCK_TIMEOUT = "55P03";
@@ -201,43 +220,43 @@ const isLockTimeout = (error: unknown): boolean =>
   typeof error === "object" && error !== null && ((error as { code?: unknown }).code === LOCK_TIMEOUT || isLockTimeout((error as { cause?: unknown }).cause));
 
 /**
- * Drops, oldest first, every day whose partitions end at or before `cutoff` (a day past the retention), one
- * transaction a day. A drop that waited `lockTimeoutMs` in vain (a busy moment) is tried again after a pause, up to
- * `tries` times; then the day waits for the next run. Returns the days dropped and the events carried over.
+ * Drops, oldest first, every day whose partitions end at or before `cutoff` (a day past the retention): attempts,
+ * then deliveries, then events, one partition a transaction (`dropPartition`), so a day stays listed by its events
+ * partition until all of it is gone. A drop that waited `lockTimeoutMs` in vain (a busy moment) is tried again
+ * after a pause, up to `tries` times; then the day waits for the next run. Returns the days dropped and the events
+ * carried over.
  */
 export async function dropExpiredDays(
   db: Executor,
   input: { cutoff: Date; lockTimeoutMs: number; tries?: number },
 ): Promise<{ days: number; carried: number }> {
-  const [events] = DAY_LOGS as [LogTable];
+  // Every log's days, not only the events': a partition of one log can outlive its day's others (made again from
+  // carried rows by ensureLogPartitions between two drops).
+  const starts = new Map<number, Date>();
+  for (const log of DAY_LOGS) for (const { start } of await listPartitions(db, log)) starts.set(start.getTime(), start);
+  const expired = [...starts.values()].filter((start) => nextPeriod(start, "day").getTime() <= input.cutoff.getTime()).sort((a, b) => a.getTime() - b.getTime());
   let days = 0;
   let carried = 0;
-  for (const { start } of await listPartitions(db, events)) {
-    if (nextPeriod(start, "day").getTime() > input.cutoff.getTime()) break;
-    const attempt = () =>
-      withTransaction(db, async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
-        if (!(await tableExists(tx, partitionName(events, start)))) return null;
-        // Another process may have dropped this day and remade only part of it since the list was read (its
-        // carried rows came back through the default partitions): make the day whole, then drop all of it.
-        await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs)}ms'`));
-        for (const log of DAY_LOGS) await createPartition(tx, log, start);
-        return dropDay(tx, start, input.lockTimeoutMs);
-      });
-    let result: { carried: number } | null = null;
-    for (let tries = input.tries ?? 5; ; tries--) {
-      try {
-        result = await attempt();
-        break;
-      } catch (error) {
-        if (tries <= 1 || !isLockTimeout(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, input.lockTimeoutMs));
-      }
+  for (const start of expired) {
+    let dropped = false;
+    for (const log of [...DAY_LOGS].reverse()) {
+      const rows = await withLockRetries(() => dropPartition(db, log, start, input.lockTimeoutMs), input);
+      if (rows === null) continue;
+      dropped = true;
+      if (log.table === "events") carried += rows;
     }
-    if (result) {
-      days++;
-      carried += result.carried;
-    }
+    if (dropped) days++;
   }
   return { days, carried };
+}
+
+async function withLockRetries<T>(attempt: () => Promise<T>, input: { lockTimeoutMs: number; tries?: number }): Promise<T> {
+  for (let tries = input.tries ?? 5; ; tries--) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries <= 1 || !isLockTimeout(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, input.lockTimeoutMs));
+    }
+  }
 }
