@@ -11,7 +11,7 @@ import { QueryView } from "@/components/ui/states";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { AuditClient, AuditDetails, AuditTarget } from "./audit-cells";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
-import { useUrlParams } from "@/components/ui/use-url-params";
+import { useUrlFilters } from "@/components/ui/use-url-params";
 import { When } from "@/components/ui/when";
 import { useTRPC } from "@/lib/trpc/client";
 import { createdRangeOfDays } from "@/lib/day-range";
@@ -133,11 +133,7 @@ function Results({ filters, filtered }: { filters: ReturnType<typeof toListFilte
 }
 
 function MerchantAuditLogContent() {
-  const { params, update } = useUrlParams();
-  const current: UrlFilters = Object.fromEntries(URL_FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
-  const filters = toListFilters(current);
-  const filtered = Object.values(filters).some(Boolean);
-  const key = new URLSearchParams(current).toString();
+  const { current, filters, filtered, key, apply } = useUrlFilters(URL_FILTERS, toListFilters);
   return (
     <>
       <div className="page-header">
@@ -149,7 +145,7 @@ function MerchantAuditLogContent() {
           </p>
         </div>
       </div>
-      <Filters key={key} current={current} onApply={(next) => update(next, { replaceAll: true })} />
+      <Filters key={key} current={current} onApply={apply} />
       <Results key={key} filters={filters} filtered={filtered} />
     </>
   );

@@ -6,9 +6,9 @@ import { Suspense } from "react";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
-import { useUrlParams } from "@/components/ui/use-url-params";
+import { useUrlFilters } from "@/components/ui/use-url-params";
 import { useTRPC } from "@/lib/trpc/client";
-import { PaymentFiltersForm, toListFilters, type PaymentUrlFilters } from "./payment-filters";
+import { PaymentFiltersForm, toListFilters } from "./payment-filters";
 import { PaymentsTable } from "./payments-table";
 import type { PaymentFilters } from "./types";
 
@@ -59,11 +59,7 @@ function Results({ filters, filtered }: { filters: PaymentFilters; filtered: boo
 
 /** The signed-in merchant's payments: search and filters kept in the URL, a page of the table, CSV of the filtered set. */
 function PaymentsListContent() {
-  const { params, update } = useUrlParams();
-  const current: PaymentUrlFilters = Object.fromEntries(URL_FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
-  const filters = toListFilters(current);
-  const filtered = Object.values(filters).some(Boolean);
-  const key = new URLSearchParams(current).toString();
+  const { current, filters, filtered, key, apply } = useUrlFilters(URL_FILTERS, toListFilters);
 
   return (
     <>
@@ -79,7 +75,7 @@ function PaymentsListContent() {
           Export CSV{filtered ? " (filtered)" : ""}
         </a>
       </div>
-      <PaymentFiltersForm key={key} current={current} onApply={(next) => update(next, { replaceAll: true })} />
+      <PaymentFiltersForm key={key} current={current} onApply={apply} />
       <Results key={key} filters={filters} filtered={filtered} />
     </>
   );

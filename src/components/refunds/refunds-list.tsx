@@ -6,7 +6,7 @@ import { Suspense } from "react";
 import { Pager } from "@/components/ui/pager";
 import { QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
-import { useUrlParams } from "@/components/ui/use-url-params";
+import { useUrlFilters } from "@/components/ui/use-url-params";
 import { useTRPC } from "@/lib/trpc/client";
 import { RefundsTable } from "./refunds-table";
 import { StatusOptions } from "@/components/ui/badge";
@@ -82,11 +82,7 @@ function Results({ filters, filtered }: { filters: RefundFilters; filtered: bool
 }
 
 function RefundsListContent() {
-  const { params, update } = useUrlParams();
-  const current: UrlFilters = Object.fromEntries(URL_FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
-  const filters = toListFilters(current);
-  const filtered = Object.values(filters).some(Boolean);
-  const key = new URLSearchParams(current).toString();
+  const { current, filters, filtered, key, apply } = useUrlFilters(URL_FILTERS, toListFilters);
   return (
     <>
       <div className="page-header">
@@ -98,7 +94,7 @@ function RefundsListContent() {
           Export CSV{filtered ? " (filtered)" : ""}
         </a>
       </div>
-      <Filters key={key} current={current} onApply={(next) => update(next, { replaceAll: true })} />
+      <Filters key={key} current={current} onApply={apply} />
       <Results key={key} filters={filters} filtered={filtered} />
     </>
   );

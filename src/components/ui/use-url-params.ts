@@ -25,3 +25,24 @@ export function useUrlParams() {
   );
   return { params, update };
 }
+
+/**
+ * A list page's filters as its URL holds them: `current` (the URL's values of `names`, for the filter form), the
+ * list's `filters` derived from them, whether any is set, a `key` that changes with them (remounting the form and
+ * the results), and `apply`, which replaces them all (Back undoes it).
+ */
+export function useUrlFilters<Name extends string, Filters extends object>(
+  names: readonly Name[],
+  toFilters: (current: Partial<Record<Name, string>>) => Filters,
+) {
+  const { params, update } = useUrlParams();
+  const current = Object.fromEntries(names.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : []))) as Partial<Record<Name, string>>;
+  const filters = toFilters(current);
+  return {
+    current,
+    filters,
+    filtered: Object.values(filters).some(Boolean),
+    key: new URLSearchParams(current as Record<string, string>).toString(),
+    apply: (next: Partial<Record<Name, string>>) => update(next, { replaceAll: true }),
+  };
+}
