@@ -3,17 +3,12 @@
 // chain, the first entry altered or removed. Exit code 1 when any chain is broken, 0 when all are intact
 // (docs/team-and-security.md, "Audit log"). Read-only; with the embedded database, stop the server first.
 import { parseArgs } from "node:util";
-import { getEnv } from "../src/env";
-import { DataDirInUseError } from "../src/server/db/data-dir-lock";
-import { openDatabase } from "../src/server/db/open";
 import { describeBreak, verifyAuditChains } from "../src/server/db/sql/audit-verify";
+import { openOperatorDatabase } from "./operator-command";
 
 const { values } = parseArgs({ options: { merchant: { type: "string" } } });
-const database = await openDatabase(getEnv()).catch((error: unknown) => {
-  if (!(error instanceof DataDirInUseError)) throw error;
-  console.error(error.message);
-  process.exit(2);
-});
+// Exit code 2 when the database cannot be opened: 1 says a chain is broken.
+const database = await openOperatorDatabase(undefined, 2);
 try {
   const reports = await verifyAuditChains(database.db, { merchantId: values.merchant });
   let broken = 0;

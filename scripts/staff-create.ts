@@ -2,22 +2,16 @@
 // Creates a support-staff login (there is no public sign-up for staff). Without STAFF_PASSWORD, a terminal
 // is prompted for the password (not echoed). `--password '…'` still works but warns: argv is public.
 import { parseArgs } from "node:util";
-import { getEnv } from "../src/env";
-import { newId } from "../src/lib/ids";
-import { DataDirInUseError } from "../src/server/db/data-dir-lock";
-import { openDatabase } from "../src/server/db/open";
-import { createLogger } from "../src/server/log";
-import { createRuntime } from "../src/server/runtime";
-import { createServiceContext } from "../src/server/services/create-context";
-import { isServiceError } from "../src/server/services/errors";
 import { createStaffUser } from "../src/server/services/users/create-staff";
+import { runAsSystem } from "./operator-command";
 import { readStaffPassword } from "./staff-password";
 
 const { values } = parseArgs({
   options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" }, role: { type: "string" } },
 });
 const usage = "Usage: STAFF_PASSWORD=<at least 12 characters> npm run staff:create -- --email <email> [--name <name>] [--role support|admin (default admin)]";
-if (!values.email) {
+const email = values.email;
+if (!email) {
   console.error(usage);
   process.exit(2);
 }
@@ -32,22 +26,7 @@ if (!password) {
   process.exit(2);
 }
 
-const env = getEnv();
-const database = await openDatabase(env).catch((error: unknown) => {
-  // The embedded database is open in another process (the server): say so and what to do, touching nothing.
-  if (!(error instanceof DataDirInUseError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-});
-const runtime = createRuntime({ env, database, log: createLogger(env.LOG_LEVEL) });
-try {
-  const ctx = createServiceContext(runtime, { type: "system" }, newId("request"));
-  const user = await createStaffUser({ ctx, input: { email: values.email, password, name: values.name, role: values.role as "support" | "admin" | undefined } });
+await runAsSystem(async (ctx) => {
+  const user = await createStaffUser({ ctx, input: { email, password, name: values.name, role: values.role as "support" | "admin" | undefined } });
   console.log(`Created staff user ${user.email} (${user.id}, ${user.access}).`);
-} catch (error) {
-  if (!isServiceError(error)) throw error;
-  console.error(error.errors?.map((field) => `${field.path}: ${field.message}`).join("\n") || error.detail);
-  process.exitCode = 1;
-} finally {
-  await runtime.close();
-}
+});
