@@ -101,6 +101,10 @@ test("support staff: view as merchant with a reason → the merchant's payments 
   await form.getByRole("button", { name: "View as merchant" }).click();
   await expect(form.getByLabel("Reason")).toHaveAttribute("aria-invalid", "true");
   await expect(form).toContainText("Give a reason");
+  await page.setViewportSize(PHONE);
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, testInfo, "journey-view-as-reason-390");
+  await page.setViewportSize(DESKTOP);
   await form.getByLabel("Reason").fill(`ticket ${suffix}: a payment the merchant cannot find`);
   await form.getByRole("button", { name: "View as merchant" }).click();
   await page.waitForURL(/\/dashboard$/);

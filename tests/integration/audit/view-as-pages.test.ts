@@ -4,7 +4,7 @@ import { homeOf } from "../../../src/server/auth/dashboard-routes";
 import { openPage, viewedMerchant } from "../../../src/server/auth/page-admission";
 import { PERMISSIONS } from "../../../src/server/auth/permissions";
 import { reconciliationActor } from "../../../src/server/auth/reconciliation-actor";
-import { admitPage, merchantSideOf, permissionsHere, viewAsMayOpen } from "../../../src/server/auth/view-as";
+import { admitPage, merchantSideOf, permissionsHere, viewAsMayOpen, viewAsNavigation } from "../../../src/server/auth/view-as";
 import { auditLog } from "../../../src/server/db/schema";
 import { createSession } from "../../../src/server/services/sessions/create";
 import { resolveSession } from "../../../src/server/services/sessions/resolve";
@@ -82,6 +82,9 @@ describe("staff open a merchant's pages only while a view-as grant lasts", () =>
     expect(viewAsMayOpen("/dashboard")).toBe(true);
     expect(viewAsMayOpen("/dashboard/invoices/inv_1")).toBe(true);
     expect(viewAsMayOpen("/dashboard/keys")).toBe(false);
+    // The header's links while viewing: the viewer role's pages but its own account, each admitted.
+    expect(viewAsNavigation().map((item) => item.label)).toEqual(["Overview", "Invoices", "Payments", "Refunds", "Reconciliation", "Webhooks", "Team", "Settings"]);
+    for (const item of viewAsNavigation()) expect(admitPage(staff, item.href, runtime.now()), item.href).toMatchObject({ outcome: "allowed" });
   });
 
   it("pages the viewer role may not see, the staff member's own account page and the staff console send it to the merchant's overview, unrecorded", async () => {
