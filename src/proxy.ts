@@ -5,13 +5,16 @@ import { newId } from "@/lib/ids";
 import { problemResponse, problemBody } from "@/server/http/problem";
 import { SIGN_IN_PATH } from "@/server/auth/config";
 import { audienceAccess, audienceHomeOf } from "@/server/auth/dashboard-routes";
+import { viewAsMayOpen } from "@/server/auth/view-as";
 
 /**
  * First gate of the dashboard, decided by the route table (auth/dashboard-routes.ts): no session cookie → the
  * login page; a path the role may not use → its own start page. A route handler a page fetches (upload, export)
  * is answered 401/403 instead: a redirect would hand it an HTML page. This is a convenience, not the protection:
  * the role in the cookie is as of the session's last check; every page (auth/page-guard.ts), route handler and
- * tRPC procedure checks the session and its role again, against the database, on its own.
+ * tRPC procedure checks the session and its role again, against the database, on its own. Staff also pass to the
+ * merchant pages a "view as merchant" grant opens (auth/view-as.ts): whether this session holds one is on its row,
+ * not in the cookie, so the merchant layout and the page's guard decide (without one, staff go to their console).
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -20,6 +23,7 @@ export async function proxy(request: NextRequest) {
   // The audience only ("merchant" | "staff"): the role in the cookie may be stale (a role change, a switch of
   // merchant), and the page's own guard decides with the live one.
   const audience = token?.uid && token.role ? token.role : null;
+  if (audience === "staff" && viewAsMayOpen(pathname)) return NextResponse.next();
   const access = audienceAccess(audience, pathname);
   if (access.outcome === "allowed") return NextResponse.next();
   if (access.kind === "endpoint") {

@@ -6,7 +6,7 @@ import { clientIpFromHeaders } from "@/server/auth/request-ip";
 import { fromHeaders } from "@/server/net/request-client";
 import { signIn, signOut } from "@/server/auth/auth";
 import { getDashboardSession } from "@/server/auth/current-session";
-import { actorOfSession } from "@/server/services/users/session-user";
+import { activeViewAs, actorOfSession } from "@/server/services/users/session-user";
 import { forgetSessions } from "@/server/auth/session-lookup";
 import { newId } from "@/lib/ids";
 import { getRuntime } from "@/server/runtime";
@@ -33,6 +33,8 @@ export async function changePasswordAction(_previous: PasswordState, form: FormD
   const user = await getDashboardSession();
   if (!user) return { error: "Your session has ended. Sign in again." };
   const runtime = await getRuntime();
+  // Viewing as a merchant is read-only whatever the change (as every tRPC mutation then: trpc/view-as.ts).
+  if (activeViewAs(user, runtime.now())) return { error: "Viewing as a merchant is read-only: stop viewing to make changes." };
   const requestHeaders = await headers();
   const ctx = createServiceContext(runtime, actorOfSession(user), newId("request"), fromHeaders(requestHeaders, clientIpFromHeaders(requestHeaders, runtime.env.TRUSTED_PROXY_HOPS)));
   const newPassword = String(form.get("newPassword") ?? "");

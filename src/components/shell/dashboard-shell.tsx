@@ -7,11 +7,26 @@ import { MerchantSwitcher } from "./merchant-switcher";
 import { NavLinks } from "./nav-links";
 import { ReplicaLagNotice } from "./replica-lag-notice";
 import { TestModeSwitch } from "./test-mode-switch";
+import { ViewAsBanner, type ViewAsBannerProps } from "./view-as-banner";
+import { viewAsHome, viewAsNavigation } from "@/server/auth/view-as";
 
-/** `testMode`: the merchant's test-mode switch is on (docs/test-mode.md); staff always see live data. */
-export function DashboardShell({ user, testMode, children }: { user: { email: string; role: "merchant" | "staff"; access: Role }; testMode: boolean; children: ReactNode }) {
+/**
+ * `testMode`: the merchant's test-mode switch is on (docs/test-mode.md); staff always see live data. `viewing`: a
+ * staff session views this merchant read-only (auth/view-as.ts): the merchant's pages it may open, and the banner.
+ */
+export function DashboardShell({
+  user,
+  testMode,
+  viewing = null,
+  children,
+}: {
+  user: { email: string; role: "merchant" | "staff"; access: Role };
+  testMode: boolean;
+  viewing?: ViewAsBannerProps | null;
+  children: ReactNode;
+}) {
   const staff = user.role === "staff";
-  const root = homeOf(user.access);
+  const root = viewing ? viewAsHome() : homeOf(user.access);
   const showTestMode = !staff && testMode;
   return (
     <div className={`shell${showTestMode ? " shell-test-mode" : ""}`}>
@@ -23,7 +38,7 @@ export function DashboardShell({ user, testMode, children }: { user: { email: st
           <Link className="shell-brand" href={root}>
             Merchant Payments{staff ? " · Support" : ""}
           </Link>
-          <NavLinks items={navigationOf(user.access)} root={root} />
+          <NavLinks items={viewing ? viewAsNavigation() : navigationOf(user.access)} root={root} />
           {staff ? null : <MerchantSwitcher />}
           {staff ? null : <TestModeSwitch testMode={testMode} />}
           <div className="shell-user">
@@ -43,6 +58,7 @@ export function DashboardShell({ user, testMode, children }: { user: { email: st
             in live statistics, webhooks to test endpoints only.
           </p>
         ) : null}
+        {viewing ? <ViewAsBanner {...viewing} /> : null}
         <ReplicaLagNotice />
       </header>
       <main id="main" className="shell-main" tabIndex={-1}>

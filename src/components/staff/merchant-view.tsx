@@ -14,6 +14,7 @@ import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { useTRPC } from "@/lib/trpc/client";
 import { StaffFailedDeliveries } from "./staff-failed-deliveries";
 import { StaffInvoices } from "./staff-invoices";
+import { ViewAsForm } from "./view-as-form";
 import { statusLabel } from "@/lib/statuses";
 
 /** One merchant for support staff: profile, statistics, payments, invoices (mark paid / void), failed deliveries. */
@@ -80,6 +81,7 @@ function MerchantViewContent({ merchantId }: { merchantId: string }) {
           <dd>{formatDateTime(merchant.createdAt)}</dd>
         </dl>
       </section>
+      <ViewAsForm merchantId={merchant.id} merchantName={merchant.name} />
       <QueryView query={stats} what="statistics">
         {(data) => <StatsView stats={data} window={statsWindow.window} />}
       </QueryView>

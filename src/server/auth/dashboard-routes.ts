@@ -88,7 +88,12 @@ export function audienceHomeOf(audience: Audience): string {
 
 /** The pages the role may open, in navigation order: the header's links. */
 export function navigationOf(role: Role): { href: string; label: string }[] {
-  return DASHBOARD_ROUTES.filter((route) => route.nav && holdsAny(role, route.anyOf)).map((route) => ({
+  return navigationWhere((route) => holdsAny(role, route.anyOf));
+}
+
+/** The navigation's pages that `opens` admits, in order (navigationOf; a session viewing as a merchant: auth/view-as.ts). */
+export function navigationWhere(opens: (route: DashboardRoute) => boolean): { href: string; label: string }[] {
+  return DASHBOARD_ROUTES.filter((route) => route.nav && opens(route)).map((route) => ({
     href: route.pattern.replace(/\/\*\*$/, ""),
     label: route.nav!,
   }));

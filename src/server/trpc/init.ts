@@ -8,11 +8,12 @@ import type { Actor, RequestClient } from "@/server/services/context";
 import { guardInput } from "@/server/services/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
-import { holds, holdsAny, may, SELF_SERVICE, type Permission } from "@/server/auth/permissions";
+import { holdsAny, may, SELF_SERVICE, type Permission } from "@/server/auth/permissions";
+import { merchantSideOf } from "@/server/auth/view-as";
 import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
 import { isSubmissionShape } from "./submission";
-import { VIEW_AS_ROLE, viewAsActor } from "./view-as";
+import { refuseMutationWhileViewingAs } from "./view-as";
 
 export interface TrpcContext {
   runtime: Runtime;
@@ -88,7 +89,7 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 
 /** While a staff session views a merchant, nothing is changed through any procedure (trpc/view-as.ts). */
 const readOnlyWhileViewingAs = t.middleware(({ ctx, type, path, next }) => {
-  viewAsActor(ctx.session, ctx.runtime.now(), { type, path });
+  refuseMutationWhileViewingAs(ctx.session, ctx.runtime.now(), { type, path });
   return next();
 });
 
@@ -124,24 +125,18 @@ async function readsFollow<T>(type: string, runtime: Runtime, actor: Actor, resu
  * A signed-in member of a merchant's team whose role may use `permission` (in test mode, `test_mode.write`
  * grants the writes of TEST_MODE_RESOURCES: `may`). The service context acts for the merchant their session acts
  * for only, in the switch's mode. Every merchant procedure is built as `merchantProcedure("<permission>")`.
- * Staff viewing as a merchant read what the team's viewer may read, as themselves, in live mode (trpc/view-as.ts).
+ * Staff viewing as a merchant read what the team's viewer may read, as themselves, in live mode: which merchant a
+ * session acts for, as whom, is decided in one place (auth/view-as.ts, `merchantSideOf`).
  */
 export const merchantProcedure = (permission: Permission) =>
-  baseProcedure.meta({ permission: [permission] }).use(async ({ ctx, next, type, path }) => {
+  baseProcedure.meta({ permission: [permission] }).use(async ({ ctx, next, type }) => {
     const session = ctx.session;
     if (!session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in as a merchant." });
-    const viewingAs = viewAsActor(session, ctx.runtime.now(), { type, path });
-    if (viewingAs ? !holds(VIEW_AS_ROLE, permission) : session.role !== "merchant" || !session.merchantId || !may(session.access, permission, ctx.livemode)) {
-      refuse(permission);
-    }
+    const side = merchantSideOf(session, ctx.runtime.now(), ctx.livemode);
+    if (!side?.may(permission)) refuse(permission);
     await countCall(ctx, session);
-    const service = createServiceContext(
-      ctx.runtime,
-      viewingAs ?? { type: "user", userId: session.id, merchantId: session.merchantId!, livemode: ctx.livemode, sessionId: session.sessionId },
-      ctx.requestId,
-      ctx.client,
-    );
-    const merchantSession = viewingAs ? { ...session, merchantId: viewingAs.merchantId } : session;
+    const service = createServiceContext(ctx.runtime, side.actor, ctx.requestId, ctx.client);
+    const merchantSession = side.viewingAs ? { ...session, merchantId: side.merchantId } : session;
     return readsFollow(type, ctx.runtime, service.actor, next({ ctx: { ...ctx, session: merchantSession, service } }));
   });
 

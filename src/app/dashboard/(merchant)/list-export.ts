@@ -3,7 +3,8 @@ import { getEnv } from "@/env";
 import { newId } from "@/lib/ids";
 import { getDashboardSession } from "@/server/auth/current-session";
 import { livemodeOfRequest } from "@/server/auth/dashboard-mode";
-import { holds, type Permission } from "@/server/auth/permissions";
+import type { Permission } from "@/server/auth/permissions";
+import { merchantSideOf } from "@/server/auth/view-as";
 import { isCrossSiteRequest } from "@/server/auth/same-origin";
 import { csvAttachment, keysetItems } from "@/server/http/csv-attachment";
 import { getRuntime } from "@/server/runtime";
@@ -40,11 +41,12 @@ export function merchantListExport<I, T extends { metadata: unknown }>(spec: {
   return async function GET(request: Request): Promise<Response> {
     if (isCrossSiteRequest(request, getEnv().TRUSTED_PROXY_HOPS)) return new Response("Cross-site requests are refused.", { status: 403 });
     const user = await getDashboardSession();
-    if (!user || user.role !== "merchant" || !user.merchantId) return new Response(`Sign in as a merchant to export ${spec.list}.`, { status: 401 });
-    if (!holds(user.access, spec.permission)) return new Response(`Your role may not export ${spec.list}.`, { status: 403 });
     const runtime = await getRuntime();
-    const actor = { type: "user", userId: user.id, merchantId: user.merchantId, livemode: livemodeOfRequest(request) } as const;
-    const ctx = createServiceContext(runtime, actor, newId("request"));
+    // The member's merchant, or the one a staff session views read-only (auth/view-as.ts).
+    const side = merchantSideOf(user, runtime.now(), livemodeOfRequest(request));
+    if (!side) return new Response(`Sign in as a merchant to export ${spec.list}.`, { status: 401 });
+    if (!side.may(spec.permission)) return new Response(`Your role may not export ${spec.list}.`, { status: 403 });
+    const ctx = createServiceContext(runtime, side.actor, newId("request"));
     const params = new URL(request.url).searchParams;
     const filters = Object.fromEntries(filterNames.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
     const pageFrom = (cursor?: string) => spec.read({ ctx, input: { ...filters, limit: PAGE, ...(cursor ? { cursor } : {}) } as I });

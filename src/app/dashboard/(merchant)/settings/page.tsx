@@ -8,7 +8,7 @@ import { ProfileForm } from "@/components/settings/profile-form";
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await guardPage("/dashboard/settings");
+  const user = await guardPage("/dashboard/settings");
   const { password } = await searchParams;
   return (
     <>
@@ -22,9 +22,12 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
         <PaymentMethodsForm />
       </section>
       <TeamSecondFactorCard />
-      <section className="card">
-        <PasswordForm changed={password === "changed"} />
-      </section>
+      {/* The signed-in person's own password: not offered to staff viewing the merchant (auth/view-as.ts). */}
+      {user.role === "merchant" ? (
+        <section className="card">
+          <PasswordForm changed={password === "changed"} />
+        </section>
+      ) : null}
     </>
   );
 }
