@@ -138,7 +138,7 @@ describe("GET /merchant/{id}/stats", () => {
     [{ from: "2024-01-01", to: "2025-01-01" }, "query.from"],
     [{ from: "2026-02-30" }, "query.from"],
     [{ to: "tomorrow" }, "query.to"],
-    [{ days: "7" }, "query"],
+    [{ days: "7" }, "query.days"], // an unknown parameter, named on its own path
     [{ basis: "updated" }, "query.basis"],
   ])("refuses %j with 400", async (query, path) => {
     const response = await stats(query);

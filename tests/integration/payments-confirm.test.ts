@@ -190,7 +190,7 @@ describe("POST /payment/confirm", () => {
     // Refused by the pipeline's input guard, which names the exact place.
     [{ metadata: { nested: { bad: "\u0000" } } }, "body.metadata.nested.bad"],
     [{ metadata: "not an object" }, "body.metadata"],
-    [{ color: "blue" }, "body"],
+    [{ color: "blue" }, "body.color"], // an unknown field, named on its own path
   ];
   it.each(invalid.map(([change, path, label]) => ({ change, path, label: label ?? JSON.stringify(change) })))(
     "refuses $label with a 400 naming $path, and writes nothing",

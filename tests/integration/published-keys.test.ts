@@ -183,7 +183,7 @@ describe("POST /merchant/keys/publish", () => {
     [{ keys: [] }, "body.keys"],
     [{ keys: [{ jwk: {}, use: "both" }] }, "body.keys.0.use"],
     [{ keys: [{ jwk: {}, use: "sig", kid: "with space" }] }, "body.keys.0.kid"],
-    [{ keys: [{ jwk: {}, use: "sig" }], extra: 1 }, "body"],
+    [{ keys: [{ jwk: {}, use: "sig" }], extra: 1 }, "body.extra"],
   ])("answers an invalid body %j with 400 at %s", async (body, path) => {
     const shop = await registerTestMerchant(api);
     const response = await api.post("/merchant/keys/publish", { key: shop.apiKey, body });

@@ -185,7 +185,7 @@ describe("bad input: a 4xx problem with a stable code and the failing field, not
     ["an unknown payment", () => ({ paymentId: "pay_01jd7z9k2q3r4s5t6v7w8x9y0z" }), 404, "not_found", "body.paymentId"],
     ["no paymentId", () => ({ amount: "1.00" }), 400, "validation_failed", "body.paymentId"],
     ["an unknown reason", () => ({ paymentId: usd.id, reason: "because" }), 400, "validation_failed", "body.reason"],
-    ["an unknown field", () => ({ paymentId: usd.id, refundAll: true }), 400, "validation_failed", "body"],
+    ["an unknown field", () => ({ paymentId: usd.id, refundAll: true }), 400, "validation_failed", "body.refundAll"],
     ["claim with a status", () => ({ paymentId: usd.id, claim: {}, status: "succeeded" }), 400, "validation_failed", "body.status"],
     ["a claim expiring too soon", () => ({ paymentId: usd.id, claim: { expiresIn: 60 } }), 400, "validation_failed", "body.claim.expiresIn"],
     ["status canceled at creation", () => ({ paymentId: usd.id, status: "canceled" }), 400, "validation_failed", "body.status"],

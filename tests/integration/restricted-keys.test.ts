@@ -76,7 +76,7 @@ describe("POST /merchant/api-key with scopes", () => {
   });
 
   it.each([
-    ["an unknown resource", { payments: "read", api_keys: "write" }, "body.scopes"],
+    ["an unknown resource", { payments: "read", api_keys: "write" }, "body.scopes.api_keys"],
     ["an unknown level", { payments: "admin" }, "body.scopes.payments"],
     ["a level that is no string", { refunds: true }, "body.scopes.refunds"],
     ["scopes that are no object", "payments:read", "body.scopes"],

@@ -291,7 +291,7 @@ describe("POST /test/invoice/{id}/pay", () => {
       [{ amount: "abc" }, "body.amount"],
       [{ amount: "1.234" }, "body.amount"],
       [{ status: "refunded" }, "body.status"],
-      [{ surprise: 1 }, "body"],
+      [{ surprise: 1 }, "body.surprise"],
     ] as const) {
       const response = await pay(testKey, invoice.body.id, body);
       expect(response.status, JSON.stringify(body)).toBe(400);

@@ -75,7 +75,7 @@ describe("GET audit-log", () => {
       [{ since: "2026-02-01T00:00:00Z", until: "2026-01-01T00:00:00Z" }, "query.since"],
       [{ limit: 1000 }, "query.limit"],
       // An unknown parameter (no merchant can be named: the key's is the only one).
-      [{ merchantId: shopB.merchant.id }, "query"],
+      [{ merchantId: shopB.merchant.id }, "query.merchantId"],
     ] as const) {
       const response = await list(shopA, query);
       expect(response.status, JSON.stringify(query)).toBe(400);

@@ -128,7 +128,7 @@ describe("GET /webhook/failed and GET /webhook/{id}", () => {
     [{ since: "0000-01-01T00:00:00Z" }, "query.since"],
     [{ until: "9999-12-31T23:59:59Z" }, "query.until"],
     [{ since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" }, "query.since"],
-    [{ colour: "blue" }, "query"],
+    [{ colour: "blue" }, "query.colour"],
   ])("refuses bad query %o with 400 validation_failed", async (query, path) => {
     const response = await api.get("/webhook/failed", { key: shop.apiKey, query });
     expect(response.status).toBe(400);
