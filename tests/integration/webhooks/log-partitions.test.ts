@@ -107,6 +107,10 @@ describe("the logs' partitions", () => {
     expect(kept[0]!.type).toBe("payment.failed");
     const pending = (await api.get("/webhook/delivery", { key: merchant.apiKey, query: { status: "pending" } })).body.data as { endpointId: string }[];
     expect(pending.map((delivery) => delivery.endpointId)).toContain(later.body.endpoint.id);
+    // The next run leaves the carried rows where they are: no partition made again for an expired day, none dropped.
+    expect(await maintain()).toBe(0);
+    for (const log of DAY_LOGS) expect(await exists(partitionName(log, day)), log.table).toBe(false);
+    expect(await count("events_default")).toBe(1);
 
     // Once delivered, the row-by-row retention deletes it with its deliveries and attempts.
     expect(await pruneExpiredEvents(runtime.database.db, { now: runtime.now(), retentionDays: 30 })).toBe(0);

@@ -130,16 +130,19 @@ async function createPartition(tx: Transaction, log: LogTable, start: Date): Pro
 /**
  * Makes every log's partitions from the current period to `daysAhead` days (`monthsAhead` months) ahead, and a
  * partition for every period that rows in a default partition fall in (a write for a period not made yet, such
- * as a clock far ahead). Safe in any number of processes at once (an advisory lock; a partition that exists is
- * left alone). Each partition is made in a transaction of its own that locks its log alone, for a moment: holding
+ * as a clock far ahead; not a day before `expiredBefore`). Safe in any number of processes at once (an advisory
+ * lock; a partition that exists is left alone). Each partition is made in a transaction of its own that locks its log alone, for a moment: holding
  * one log's lock while waiting for another's could deadlock with a statement reading both (dropPartition). The
  * lock waits at most `lockTimeoutMs` (below deadlock_timeout): a busy moment makes the run give up, and the next
  * run makes the rest. Returns how many partitions it made.
  */
 export async function ensureLogPartitions(
   db: Executor,
-  input: { now: Date; daysAhead: number; monthsAhead: number; lockTimeoutMs?: number },
+  input: { now: Date; daysAhead: number; monthsAhead: number; lockTimeoutMs?: number; expiredBefore?: Date },
 ): Promise<number> {
+  // A day past the retention found in a default partition holds rows a drop carried over (dropPartition): they stay
+  // there until the row-by-row retention deletes them, rather than be given back a partition the next drop takes.
+  const expired = (unit: Unit, start: Date) => unit === "day" && input.expiredBefore !== undefined && nextPeriod(start, unit).getTime() <= input.expiredBefore.getTime();
   const groups: [readonly LogTable[], Unit, number][] = [
     [DAY_LOGS, "day", input.daysAhead],
     [MONTH_LOGS, "month", input.monthsAhead],
@@ -149,7 +152,7 @@ export async function ensureLogPartitions(
     const first = periodStart(input.now, unit);
     const starts = new Map<number, Date>();
     for (let n = 0; n <= ahead; n++) starts.set(nextPeriod(first, unit, n).getTime(), nextPeriod(first, unit, n));
-    for (const log of logs) for (const start of await periodsInDefault(db, log)) starts.set(start.getTime(), start);
+    for (const log of logs) for (const start of await periodsInDefault(db, log)) if (!expired(unit, start)) starts.set(start.getTime(), start);
     const existing = new Set<string>();
     for (const log of logs) for (const { name } of await listPartitions(db, log)) existing.add(name);
     for (const start of [...starts.values()].sort((a, b) => a.getTime() - b.getTime())) {

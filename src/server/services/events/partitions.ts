@@ -15,7 +15,8 @@ export const DROP_LOCK_TIMEOUT_MS = 500;
  * with how many partitions were made and days dropped.
  */
 export async function maintainLogPartitions(db: Executor, input: { now: Date; retentionDays: number }): Promise<number> {
-  const made = await ensureLogPartitions(db, { now: input.now, daysAhead: PARTITION_DAYS_AHEAD, monthsAhead: PARTITION_MONTHS_AHEAD });
-  const dropped = await dropExpiredDays(db, { cutoff: retentionCutoff(input.now, input.retentionDays), lockTimeoutMs: DROP_LOCK_TIMEOUT_MS });
+  const cutoff = retentionCutoff(input.now, input.retentionDays);
+  const made = await ensureLogPartitions(db, { now: input.now, daysAhead: PARTITION_DAYS_AHEAD, monthsAhead: PARTITION_MONTHS_AHEAD, expiredBefore: cutoff });
+  const dropped = await dropExpiredDays(db, { cutoff, lockTimeoutMs: DROP_LOCK_TIMEOUT_MS });
   return made + dropped.days;
 }
