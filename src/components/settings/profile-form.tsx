@@ -5,9 +5,11 @@ import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 export function ProfileForm() {
   const trpc = useTRPC();
+  const { mayCall } = usePermissions();
   const queryClient = useQueryClient();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
   const [saved, setSaved] = useState(false);
@@ -35,11 +37,14 @@ export function ProfileForm() {
     update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null, paymentInstructions: instructions || null });
   }
 
+  // A role that may not save sees the profile, read-only.
+  const writes = mayCall("merchants.update");
   if (profile.isPending) return <Loading what="your profile" retry={profile.refetch} />;
   if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" retry={profile.refetch} />;
   return (
-    <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading">
+    <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading" data-procedure={writes ? "merchants.update" : undefined}>
       <h2 id="profile-heading">Profile</h2>
+      <fieldset disabled={!writes} className="form" style={{ border: "none", padding: 0, margin: 0 }}>
       <dl className="details">
         <dt>Merchant id</dt>
         <dd>
@@ -66,11 +71,14 @@ export function ProfileForm() {
         </p>
         {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
       </div>
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save profile"}
-        </button>
-      </div>
+      </fieldset>
+      {writes ? (
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+            {update.isPending ? "Saving…" : "Save profile"}
+          </button>
+        </div>
+      ) : null}
       {saved ? (
         <p className="alert alert-success" role="status">
           Profile saved.

@@ -5,6 +5,7 @@ import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { EndpointItem } from "./endpoint-item";
 
 /**
@@ -14,6 +15,7 @@ import { EndpointItem } from "./endpoint-item";
 export function EndpointsCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { mayCall } = usePermissions();
   const endpoints = useQuery(trpc.webhookEndpoints.list.queryOptions());
   const health = useQuery(trpc.webhookEndpoints.health.queryOptions());
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -63,7 +65,8 @@ export function EndpointsCard() {
           </>
         )}
       </QueryView>
-      <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading">
+      {mayCall("webhookEndpoints.create") ? (
+      <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading" data-procedure="webhookEndpoints.create">
         <h3 id="add-endpoint-heading">Add an endpoint</h3>
         <div className="field">
           <label htmlFor="new-endpoint-url">Endpoint URL</label>
@@ -84,6 +87,7 @@ export function EndpointsCard() {
           </p>
         ) : null}
       </form>
+      ) : null}
       {secret ? (
         <div className="alert alert-success" role="status">
           <p>

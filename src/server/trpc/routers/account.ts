@@ -10,9 +10,9 @@ import { removeFactorInput, removePasskeyInput, totpCodeInput } from "@/server/s
 import { startTotpEnrolment } from "@/server/services/second-factors/start-totp";
 import { endOtherOwnSessions, endOwnSession } from "@/server/services/sessions/end-own";
 import { listOwnSessions } from "@/server/services/sessions/list-own";
-import { permissionList } from "@/server/auth/permissions";
 import { switchMerchantInput } from "@/server/services/team/schemas";
 import { listOwnMemberships, switchMerchant } from "@/server/services/team/switch-merchant";
+import { sessionPermissions } from "../callable";
 import { createRouter, publicProcedure, selfProcedure } from "../init";
 
 /**
@@ -26,7 +26,7 @@ export const accountRouter = createRouter({
    * What the signed-in person may do here and now (their role's permissions in the dashboard's mode, from the
    * table): the client hides what is not in it. Empty when signed out. The server refuses the rest anyway.
    */
-  permissions: publicProcedure.query(({ ctx }) => (ctx.session ? permissionList(ctx.session.access, ctx.session.role === "staff" || ctx.livemode) : [])),
+  permissions: publicProcedure.query(({ ctx }) => sessionPermissions(ctx)),
 
   /** The merchants the person belongs to (the switcher's choices) and the one this session acts for. */
   memberships: selfProcedure.query(async ({ ctx }) => ({
