@@ -14,11 +14,11 @@ import { createPaymentOverRest, DESKTOP, screenshot, signUpThroughForm } from ".
 
 const declared = declaredPermissions(appRouter);
 
-/** May this role call the procedure (its declared permission, in live mode)? */
-function mayCall(role: MemberRole, path: string): boolean {
+/** May this role call the procedure (its declared permission, in the mode)? */
+function mayCall(role: MemberRole, path: string, livemode = true): boolean {
   const permission = declared.get(path);
   if (permission === undefined) throw new Error(`no procedure ${path}`);
-  return permission === "public" || permission.some((one) => may(`member:${role}`, one, true));
+  return permission === "public" || permission.some((one) => may(`member:${role}`, one, livemode));
 }
 
 async function invite(owner: Page, email: string, role: MemberRole): Promise<string> {
@@ -115,6 +115,14 @@ for (const role of ["viewer", "developer", "support"] as const) {
         if (hosts.every((procedure) => !mayCall(role, procedure))) expect(offered, `${role} on ${path}`).toEqual([]);
         if (path === "/dashboard/webhooks") await screenshot(page, testInfo, `role-offers-${role}-webhooks`);
       }
+      // In test mode the table's test-mode row applies (a developer makes test invoices): the switch is everyone's.
+      await open(page, "/dashboard/invoices");
+      await page.getByRole("switch", { name: "Test mode" }).click();
+      await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
+      await page.waitForLoadState("networkidle");
+      const offeredInTest = await page.locator("main [data-procedure]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-procedure")!));
+      for (const path of offeredInTest) expect(mayCall(role, path, false), `${role} is offered ${path} in test mode`).toBe(true);
+      expect(offeredInTest.includes("invoices.create"), `invoices.create offered to ${role} in test mode`).toBe(mayCall(role, "invoices.create", false));
     } finally {
       await close();
     }

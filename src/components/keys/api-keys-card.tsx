@@ -86,46 +86,46 @@ export function ApiKeysCard() {
     <section className="card" aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">API keys</h2>
       {mayCall("apiKeys.create") ? (
-      <form className="form-row" onSubmit={submit} data-procedure="apiKeys.create">
-        <div className="field">
-          <label htmlFor="key-name">Name (optional)</label>
-          <input id="key-name" name="name" maxLength={100} placeholder="Production server" />
-        </div>
-        <div className="field">
-          <label htmlFor="key-mode">Mode</label>
-          <select id="key-mode" name="mode" defaultValue="live">
-            <option value="live">Live (sk_live_)</option>
-            <option value="test">Test (sk_test_)</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="key-kind">Access</label>
-          <select id="key-kind" name="kind" value={restricted ? "restricted" : "secret"} onChange={(event) => setRestricted(event.target.value === "restricted")}>
-            <option value="secret">Full access (sk_)</option>
-            <option value="restricted">Restricted (rk_)</option>
-          </select>
-        </div>
-        {restricted ? (
-          <fieldset className="form-row" style={{ flexBasis: "100%" }}>
-            <legend>What the key may touch (write includes read; a restricted key never manages keys)</legend>
-            {RESTRICTED_KEY_RESOURCES.map((resource) => (
-              <div className="field" key={resource}>
-                <label htmlFor={`scope-${resource}`}>{resourceLabel(resource)}</label>
-                <select id={`scope-${resource}`} name={`scope-${resource}`} defaultValue="none">
-                  {SCOPE_LEVELS.map((level) => (
-                    <option key={level} value={level}>
-                      {level}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-        <button type="submit" className="btn btn-primary" disabled={create.pending}>
-          {create.pending ? "Creating…" : "Create key"}
-        </button>
-      </form>
+        <form className="form-row" onSubmit={submit} data-procedure="apiKeys.create">
+          <div className="field">
+            <label htmlFor="key-name">Name (optional)</label>
+            <input id="key-name" name="name" maxLength={100} placeholder="Production server" />
+          </div>
+          <div className="field">
+            <label htmlFor="key-mode">Mode</label>
+            <select id="key-mode" name="mode" defaultValue="live">
+              <option value="live">Live (sk_live_)</option>
+              <option value="test">Test (sk_test_)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="key-kind">Access</label>
+            <select id="key-kind" name="kind" value={restricted ? "restricted" : "secret"} onChange={(event) => setRestricted(event.target.value === "restricted")}>
+              <option value="secret">Full access (sk_)</option>
+              <option value="restricted">Restricted (rk_)</option>
+            </select>
+          </div>
+          {restricted ? (
+            <fieldset className="form-row" style={{ flexBasis: "100%" }}>
+              <legend>What the key may touch (write includes read; a restricted key never manages keys)</legend>
+              {RESTRICTED_KEY_RESOURCES.map((resource) => (
+                <div className="field" key={resource}>
+                  <label htmlFor={`scope-${resource}`}>{resourceLabel(resource)}</label>
+                  <select id={`scope-${resource}`} name={`scope-${resource}`} defaultValue="none">
+                    {SCOPE_LEVELS.map((level) => (
+                      <option key={level} value={level}>
+                        {level}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ))}
+            </fieldset>
+          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={create.pending}>
+            {create.pending ? "Creating…" : "Create key"}
+          </button>
+        </form>
       ) : null}
       {newKey ? (
         <div className="alert alert-warning" role="status" style={{ margin: "0.75rem 0" }}>

@@ -57,38 +57,38 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
         and not stored.
       </p>
       {mayCall("publishedKeys.publish") ? (
-      <form className="form" onSubmit={submit} data-procedure="publishedKeys.publish">
-        <div className="field">
-          <label htmlFor="pk-key">Public key (PEM or JWK)</label>
-          <textarea id="pk-key" name="key" required rows={5} placeholder={"-----BEGIN PUBLIC KEY-----\n…"} />
-        </div>
-        <div className="form-row">
+        <form className="form" onSubmit={submit} data-procedure="publishedKeys.publish">
           <div className="field">
-            <label htmlFor="pk-use">Use</label>
-            <select id="pk-use" name="use" defaultValue="sig">
-              <option value="sig">Signing (sig)</option>
-              <option value="enc">Encryption (enc)</option>
-            </select>
+            <label htmlFor="pk-key">Public key (PEM or JWK)</label>
+            <textarea id="pk-key" name="key" required rows={5} placeholder={"-----BEGIN PUBLIC KEY-----\n…"} />
           </div>
-          <div className="field">
-            <label htmlFor="pk-kid">Key id (optional)</label>
-            <input id="pk-kid" name="kid" placeholder="thumbprint by default" />
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="pk-use">Use</label>
+              <select id="pk-use" name="use" defaultValue="sig">
+                <option value="sig">Signing (sig)</option>
+                <option value="enc">Encryption (enc)</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="pk-kid">Key id (optional)</label>
+              <input id="pk-kid" name="kid" placeholder="thumbprint by default" />
+            </div>
+            <div className="field">
+              <label htmlFor="pk-label">Label (optional)</label>
+              <input id="pk-label" name="label" />
+            </div>
+            <button type="submit" className="btn btn-primary" disabled={publish.pending}>
+              {publish.pending ? "Publishing…" : "Publish"}
+            </button>
           </div>
-          <div className="field">
-            <label htmlFor="pk-label">Label (optional)</label>
-            <input id="pk-label" name="label" />
-          </div>
-          <button type="submit" className="btn btn-primary" disabled={publish.pending}>
-            {publish.pending ? "Publishing…" : "Publish"}
-          </button>
-        </div>
-        {published ? <p role="status">{published}</p> : null}
-        {publish.error || revoke.error ? (
-          <p className="alert alert-error" role="alert">
-            {(publish.error ?? revoke.error)!.message}
-          </p>
-        ) : null}
-      </form>
+          {published ? <p role="status">{published}</p> : null}
+          {publish.error || revoke.error ? (
+            <p className="alert alert-error" role="alert">
+              {(publish.error ?? revoke.error)!.message}
+            </p>
+          ) : null}
+        </form>
       ) : null}
       <QueryView query={list} what="published keys" empty="No public keys published yet. Paste a PEM or JWK public key above to serve it in your JWK Set.">
         {(page) => (

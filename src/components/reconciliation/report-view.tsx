@@ -62,15 +62,15 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
               ))}
             </dl>
             {api.mayResolveMatched ? (
-            <form className="form-row" onSubmit={bulk} data-procedure={api.resolvePaths[1]}>
-              <div className="field">
-                <label htmlFor="bulk-note">Note for all matched lines</label>
-                <input id="bulk-note" name="note" required maxLength={2000} />
-              </div>
-              <button type="submit" className="btn btn-primary" disabled={resolveMatched.pending}>
-                Mark all matched reconciled
-              </button>
-            </form>
+              <form className="form-row" onSubmit={bulk} data-procedure={api.resolvePaths[1]}>
+                <div className="field">
+                  <label htmlFor="bulk-note">Note for all matched lines</label>
+                  <input id="bulk-note" name="note" required maxLength={2000} />
+                </div>
+                <button type="submit" className="btn btn-primary" disabled={resolveMatched.pending}>
+                  Mark all matched reconciled
+                </button>
+              </form>
             ) : null}
             {message ? <p className="alert alert-success" role="status">{message}</p> : null}
             {resolveMatched.error ? <p className="alert alert-error" role="alert">{resolveMatched.error.message}</p> : null}

@@ -54,9 +54,9 @@ export function PaymentRefunds({
                         </button>
                       ) : null}
                       {mayCall("refunds.cancel") ? (
-                      <button type="button" className="btn btn-small" data-procedure="refunds.cancel" disabled={cancel.pending} onClick={() => void cancel.submit({ id: refund.id })}>
-                        Cancel
-                      </button>
+                        <button type="button" className="btn btn-small" data-procedure="refunds.cancel" disabled={cancel.pending} onClick={() => void cancel.submit({ id: refund.id })}>
+                          Cancel
+                        </button>
                       ) : null}
                     </div>
                   ) : null

@@ -94,35 +94,35 @@ export function PaymentMethodsForm() {
           <MethodFields method={method} index={index} errorOf={errorOf} onChange={(fields) => change(index, fields)} />
           {errors.get(`input.methods.${index}`) ? <p className="field-error">{errors.get(`input.methods.${index}`)}</p> : null}
           {writes ? (
-          <div className="form-row">
-            <button type="button" className="btn btn-small" onClick={() => move(index, -1)} disabled={index === 0} aria-label={`Move method ${index + 1} up`}>
-              Move up
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => move(index, 1)} disabled={index === list.length - 1} aria-label={`Move method ${index + 1} down`}>
-              Move down
-            </button>
-            <button type="button" className="btn btn-small btn-danger" onClick={() => edit(list.filter((_, i) => i !== index))} aria-label={`Remove method ${index + 1}`}>
-              Remove
-            </button>
-          </div>
+            <div className="form-row">
+              <button type="button" className="btn btn-small" onClick={() => move(index, -1)} disabled={index === 0} aria-label={`Move method ${index + 1} up`}>
+                Move up
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => move(index, 1)} disabled={index === list.length - 1} aria-label={`Move method ${index + 1} down`}>
+                Move down
+              </button>
+              <button type="button" className="btn btn-small btn-danger" onClick={() => edit(list.filter((_, i) => i !== index))} aria-label={`Remove method ${index + 1}`}>
+                Remove
+              </button>
+            </div>
           ) : null}
         </fieldset>
       ))}
       {writes ? (
-      <>
-      <div className="form-row">
-        {(Object.keys(TYPE_NAMES) as MethodType[]).map((type) => (
-          <button key={type} type="button" className="btn" onClick={() => edit([...list, blank(type)])} disabled={list.length >= 10}>
-            Add {TYPE_NAMES[type].toLowerCase()}
-          </button>
-        ))}
-      </div>
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save payment methods"}
-        </button>
-      </div>
-      </>
+        <>
+          <div className="form-row">
+            {(Object.keys(TYPE_NAMES) as MethodType[]).map((type) => (
+              <button key={type} type="button" className="btn" onClick={() => edit([...list, blank(type)])} disabled={list.length >= 10}>
+                Add {TYPE_NAMES[type].toLowerCase()}
+              </button>
+            ))}
+          </div>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+              {save.isPending ? "Saving…" : "Save payment methods"}
+            </button>
+          </div>
+        </>
       ) : null}
       {saved ? (
         <p className="alert alert-success" role="status">

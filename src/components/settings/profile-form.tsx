@@ -45,32 +45,32 @@ export function ProfileForm() {
     <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading" data-procedure={writes ? "merchants.update" : undefined}>
       <h2 id="profile-heading">Profile</h2>
       <fieldset disabled={!writes} className="form" style={{ border: "none", padding: 0, margin: 0 }}>
-      <dl className="details">
-        <dt>Merchant id</dt>
-        <dd>
-          <code>{profile.data.id}</code>
-        </dd>
-        <dt>Email</dt>
-        <dd>{profile.data.email}</dd>
-      </dl>
-      <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
-      <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
-      <div className="field">
-        <label htmlFor="profile-instructions">Note for payers</label>
-        <textarea
-          id="profile-instructions"
-          name="paymentInstructions"
-          rows={4}
-          maxLength={2000}
-          defaultValue={profile.data.paymentInstructions ?? ""}
-          aria-describedby="profile-instructions-hint"
-          aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
-        />
-        <p id="profile-instructions-hint" className="field-hint">
-          Shown on every open invoice&apos;s checkout page under your payment methods: another way to pay, or whom to ask. Plain text.
-        </p>
-        {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
-      </div>
+        <dl className="details">
+          <dt>Merchant id</dt>
+          <dd>
+            <code>{profile.data.id}</code>
+          </dd>
+          <dt>Email</dt>
+          <dd>{profile.data.email}</dd>
+        </dl>
+        <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
+        <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
+        <div className="field">
+          <label htmlFor="profile-instructions">Note for payers</label>
+          <textarea
+            id="profile-instructions"
+            name="paymentInstructions"
+            rows={4}
+            maxLength={2000}
+            defaultValue={profile.data.paymentInstructions ?? ""}
+            aria-describedby="profile-instructions-hint"
+            aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
+          />
+          <p id="profile-instructions-hint" className="field-hint">
+            Shown on every open invoice&apos;s checkout page under your payment methods: another way to pay, or whom to ask. Plain text.
+          </p>
+          {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
+        </div>
       </fieldset>
       {writes ? (
         <div>

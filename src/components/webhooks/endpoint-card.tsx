@@ -62,32 +62,32 @@ export function EndpointCard() {
       {/* Any edit clears "Saved.": it must never stand beside a value that is not saved (or not valid). */}
       <form className="form" onSubmit={submit} onChange={() => setSaved(false)} data-procedure={writes ? "merchants.update" : undefined}>
         <fieldset disabled={!writes} className="form" style={{ border: "none", padding: 0, margin: 0 }}>
-        <div className="field">
-          <label htmlFor="webhook-url">Webhook URL</label>
-          <input
-            id="webhook-url"
-            name="webhookUrl"
-            type="url"
-            defaultValue={profile.data.webhookUrl ?? ""}
-            placeholder="https://shop.example/webhooks"
-            aria-describedby="webhook-url-hint"
-            aria-invalid={fieldError ? true : undefined}
-          />
-          <p id="webhook-url-hint" className="field-hint">
-            {policy.data?.allowPrivateTargets
-              ? "This server also sends to http:// and to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for development only)."
-              : "HTTPS, reachable from the internet: private and loopback addresses are refused (a receiver on your own machine needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true on this server)."}{" "}
-            Leave empty to stop sending.
-          </p>
-        </div>
-        <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="label">Events sent</legend>
-          {eventTypes.map((type) => (
-            <label key={type} className="checkbox">
-              <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
-              <code>{type}</code>
-            </label>
-          ))}
+          <div className="field">
+            <label htmlFor="webhook-url">Webhook URL</label>
+            <input
+              id="webhook-url"
+              name="webhookUrl"
+              type="url"
+              defaultValue={profile.data.webhookUrl ?? ""}
+              placeholder="https://shop.example/webhooks"
+              aria-describedby="webhook-url-hint"
+              aria-invalid={fieldError ? true : undefined}
+            />
+            <p id="webhook-url-hint" className="field-hint">
+              {policy.data?.allowPrivateTargets
+                ? "This server also sends to http:// and to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for development only)."
+                : "HTTPS, reachable from the internet: private and loopback addresses are refused (a receiver on your own machine needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true on this server)."}{" "}
+              Leave empty to stop sending.
+            </p>
+          </div>
+          <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
+            <legend className="label">Events sent</legend>
+            {eventTypes.map((type) => (
+              <label key={type} className="checkbox">
+                <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
+                <code>{type}</code>
+              </label>
+            ))}
         </fieldset>
         </fieldset>
         {writes ? (

@@ -66,27 +66,27 @@ export function EndpointsCard() {
         )}
       </QueryView>
       {mayCall("webhookEndpoints.create") ? (
-      <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading" data-procedure="webhookEndpoints.create">
-        <h3 id="add-endpoint-heading">Add an endpoint</h3>
-        <div className="field">
-          <label htmlFor="new-endpoint-url">Endpoint URL</label>
-          <input id="new-endpoint-url" name="url" type="url" required placeholder="https://shop.example/hooks" />
-        </div>
-        <div className="field">
-          <label htmlFor="new-endpoint-description">Description</label>
-          <input id="new-endpoint-description" name="description" type="text" maxLength={500} />
-        </div>
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={create.pending}>
-            {create.pending ? "Adding…" : "Add endpoint"}
-          </button>
-        </div>
-        {create.error ? (
-          <p className="alert alert-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-      </form>
+        <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading" data-procedure="webhookEndpoints.create">
+          <h3 id="add-endpoint-heading">Add an endpoint</h3>
+          <div className="field">
+            <label htmlFor="new-endpoint-url">Endpoint URL</label>
+            <input id="new-endpoint-url" name="url" type="url" required placeholder="https://shop.example/hooks" />
+          </div>
+          <div className="field">
+            <label htmlFor="new-endpoint-description">Description</label>
+            <input id="new-endpoint-description" name="description" type="text" maxLength={500} />
+          </div>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={create.pending}>
+              {create.pending ? "Adding…" : "Add endpoint"}
+            </button>
+          </div>
+          {create.error ? (
+            <p className="alert alert-error" role="alert">
+              {create.error.message}
+            </p>
+          ) : null}
+        </form>
       ) : null}
       {secret ? (
         <div className="alert alert-success" role="status">

@@ -46,30 +46,30 @@ export function SecretCard() {
         <SecretValue label="Webhook secret" procedure="webhooks.revealSecret" reveal={async () => (await client.webhooks.revealSecret.mutate()).webhookSecret} />
       )}
       {mayCall("webhooks.rotateSecret") ? (
-      <div className="form-row" style={{ marginTop: "0.75rem" }} data-procedure="webhooks.rotateSecret">
-        {confirming ? (
-          <>
-            <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
-            <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
-              {rotate.pending ? "Rotating…" : "Yes, rotate"}
+        <div className="form-row" style={{ marginTop: "0.75rem" }} data-procedure="webhooks.rotateSecret">
+          {confirming ? (
+            <>
+              <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
+              <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
+                {rotate.pending ? "Rotating…" : "Yes, rotate"}
+              </button>
+              <button type="button" className="btn" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                rotate.startOver(); // a new confirmation is a new rotation
+                setConfirming(true);
+              }}
+            >
+              Rotate secret…
             </button>
-            <button type="button" className="btn" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => {
-              rotate.startOver(); // a new confirmation is a new rotation
-              setConfirming(true);
-            }}
-          >
-            Rotate secret…
-          </button>
-        )}
-      </div>
+          )}
+        </div>
       ) : null}
       {rotate.error ? (
         <p className="alert alert-error" role="alert">
