@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/server/db/schema";
 import { createApiKey } from "../../src/server/services/api-keys/create";
@@ -14,6 +14,12 @@ import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
 import { createTestRuntime, type TestRuntime } from "../support/runtime";
 import { snapshotTables } from "../support/restricted-keys";
+import { rowsOf } from "../support/dump";
+import { refuseOutsideScope } from "../../src/server/http/scope";
+import { routes } from "../../src/server/http/routes";
+import { verifyAuditChains } from "../../src/server/db/sql/audit-verify";
+import { inTransaction } from "../../src/server/services/context";
+import { recordScopeRefusal, SCOPE_REFUSAL_ACTION, SCOPE_REFUSAL_AUDIT_WINDOW_MS } from "../../src/server/services/audit/record-scope-refusal";
 
 /**
  * Restricted keys (docs/team-and-security.md, "Restricted API keys"): made and shown; bad scopes refused per field;
@@ -146,5 +152,80 @@ describe("the dashboard's keys", () => {
     await expect(trpc.apiKeys.create(submitted({ mode: "live", scopes: { payments: "owner" } } as never))).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
+  });
+});
+
+describe("a restricted key's refusals in the audit log", () => {
+  const refusalsOf = async (keyId: string) =>
+    rowsOf<Record<string, unknown>>(
+      await runtime.database.db.execute(
+        sql`select actor_type, actor_id, merchant_id, target_type, target_id, details from audit_log where action = ${SCOPE_REFUSAL_ACTION} and actor_id = ${keyId} order by seq`,
+      ),
+    );
+
+  it("records the refusal in the merchant's log (the key, the permission, the route), and changes nothing else", async () => {
+    const { apiKey, key } = await createApiKey({ ctx: asUser(), input: { name: "reader", scopes: { payments: "read" } } });
+    const before = await snapshotTables(runtime.database.db);
+    const refused = await api.post("/payment/confirm", { key, body: { externalId: externalId("rk-audit"), amount: "1.00", currency: "EUR" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "insufficient_scope", permission: "payments.write" });
+    expect(await refusalsOf(apiKey.id)).toEqual([
+      {
+        actor_type: "api_key",
+        actor_id: apiKey.id,
+        merchant_id: shop.merchant.id,
+        target_type: "permission",
+        target_id: "payments.write",
+        details: { method: "POST", route: "/payment/confirm", livemode: true },
+      },
+    ]);
+    // Nothing else: the snapshot leaves out only the refusal's own row and the chain head it moved.
+    expect(await snapshotTables(runtime.database.db)).toEqual(before);
+    // The row is a link of the merchant's chain like any other, and the dashboard's audit log lists it.
+    const [chain] = await verifyAuditChains(runtime.database.db, { merchantId: shop.merchant.id });
+    expect(chain!.firstBreak).toBeNull();
+    const listed = await api.get(`/audit-log?action=${SCOPE_REFUSAL_ACTION}`, { key: shop.apiKey });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data).toContainEqual(expect.objectContaining({ action: SCOPE_REFUSAL_ACTION, actorId: apiKey.id, targetId: "payments.write" }));
+  });
+
+  it("writes one row per key and permission in 15 minutes, however often the key is refused", async () => {
+    const { apiKey, key } = await createApiKey({ ctx: asUser(), input: { name: "looping", mode: "test", scopes: { events: "read" } } });
+    const confirm = () => api.post("/payment/confirm", { key, body: { externalId: externalId("rk-loop"), amount: "1.00", currency: "EUR" } });
+    // A burst, at once and one after another: every one refused, one row.
+    const burst = await Promise.all(Array.from({ length: 8 }, confirm));
+    for (const response of [...burst, await confirm(), await confirm()]) expect(response.status).toBe(403);
+    expect((await refusalsOf(apiKey.id)).map((row) => row.target_id)).toEqual(["payments.write"]);
+    // Another permission is another row; its mode is recorded.
+    expect((await api.get("/invoice", { key })).status).toBe(403);
+    const rows = await refusalsOf(apiKey.id);
+    expect(rows.map((row) => row.target_id)).toEqual(["payments.write", "invoices.read"]);
+    expect(rows[1]!.details).toEqual({ method: "GET", route: "/invoice", livemode: false });
+    // Other processes (no memory of these refusals) ask the database, which holds them to the same one row, even at once.
+    const actor = { type: "api_key" as const, merchantId: shop.merchant.id, keyId: apiKey.id, livemode: false, restrictedTo: new Set(["events.read"]) };
+    const elsewhere = await Promise.all(
+      Array.from({ length: 4 }, () => recordScopeRefusal({ ctx: serviceContext(runtime, actor), input: { permission: "payments.write", method: "POST", route: "/payment/confirm" } })),
+    );
+    expect(elsewhere).toEqual(["recent", "recent", "recent", "recent"]);
+    expect(await refusalsOf(apiKey.id)).toHaveLength(2);
+    // After the window, the next refusal is written again.
+    runtime.advanceTime(SCOPE_REFUSAL_AUDIT_WINDOW_MS + 1000);
+    expect((await confirm()).status).toBe(403);
+    expect((await refusalsOf(apiKey.id)).map((row) => row.target_id)).toEqual(["payments.write", "invoices.read", "payments.write"]);
+  });
+
+  it("refuses even when the audit row cannot be written (logged), and tries again at the next refusal", async () => {
+    const { apiKey } = await createApiKey({ ctx: asUser(), input: { name: "unlucky", scopes: { payments: "read" } } });
+    const route = routes.find((candidate) => candidate.path === "/payment/confirm" && candidate.method === "POST")!;
+    const actor = { type: "api_key" as const, merchantId: shop.merchant.id, keyId: apiKey.id, livemode: true, restrictedTo: new Set(["payments.read"]) };
+    const down = { transaction: () => Promise.reject(new Error("database down")) };
+    const broken = inTransaction(serviceContext(runtime, actor), down as never);
+    // inTransaction marks it a transaction only by `rollback`, which `down` lacks: the write goes through `transaction`.
+    await expect(refuseOutsideScope(runtime, broken, route, "POST")).rejects.toMatchObject({ code: "insufficient_scope", options: { members: { permission: "payments.write" } } });
+    expect(runtime.logs.join("")).toContain("could not audit a restricted key's refusal");
+    expect(await refusalsOf(apiKey.id)).toEqual([]);
+    // Not remembered as audited: the next refusal (the database back) writes its row.
+    await expect(refuseOutsideScope(runtime, serviceContext(runtime, actor), route, "POST")).rejects.toMatchObject({ code: "insufficient_scope" });
+    expect((await refusalsOf(apiKey.id)).map((row) => row.target_id)).toEqual(["payments.write"]);
   });
 });

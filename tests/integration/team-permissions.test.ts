@@ -67,14 +67,20 @@ describe.each([true, false])("every procedure as every role (livemode %s)", (liv
   it.each(ROLES.map((role) => [role]))("%s is allowed exactly what the table grants it", async (role) => {
     const session = sessions.get(role)!;
     const mismatches: string[] = [];
+    // What the dashboard offers this session (`access.procedures`): exactly the procedures that let it through.
+    const offered = new Set(await dashboardAs(runtime, session, { livemode }).access.procedures());
     for (const [path, procedure] of ordered) {
       const declared = procedure._def.meta!.permission;
-      if (declared === "public") continue;
+      if (declared === "public") {
+        if (!offered.has(path) && path !== "access.procedures") mismatches.push(`${path} (public): not offered`);
+        continue;
+      }
       // Staff act in live mode whatever the switch says (docs/test-mode.md).
       const expected = declared.some((permission) => may(role, permission, role.startsWith("staff:") || livemode));
       const error = await call(session, path, livemode);
       const refused = refusedBy(error, declared);
       if (refused === expected) mismatches.push(`${path} (${declared.join("|")}): ${expected ? "refused" : "allowed"}`);
+      if (offered.has(path) === refused) mismatches.push(`${path}: access.procedures ${refused ? "offers it, but it was refused" : "hides it, but it was allowed"}`);
       if (refused) expect(String((error as Error).message)).toContain(serviceErrorOf(error)!.options.members!.permission);
     }
     expect(mismatches).toEqual([]);

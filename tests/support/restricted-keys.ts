@@ -3,6 +3,7 @@ import { RESTRICTED_KEY_RESOURCES, type RestrictedKeyResource, type ScopeLevel }
 import type { Database } from "../../src/server/db/types";
 import { createApiKey } from "../../src/server/services/api-keys/create";
 import { revokeApiKey } from "../../src/server/services/api-keys/revoke";
+import { SCOPE_REFUSAL_ACTION } from "../../src/server/services/audit/record-scope-refusal";
 import { merchantUser, serviceContext } from "./context";
 import { rowsOf } from "./dump";
 import type { TestRuntime } from "./runtime";
@@ -45,12 +46,12 @@ export async function withRestrictedKey<T>(
   runtime: TestRuntime,
   merchantId: string,
   options: { mode: "live" | "test"; scopes: Scopes },
-  use: (key: string) => Promise<T>,
+  use: (key: string, keyId: string) => Promise<T>,
 ): Promise<T> {
   const ctx = serviceContext(runtime, merchantUser(merchantId));
   const made = await createApiKey({ ctx, input: { name: "security suite: restricted", mode: options.mode, scopes: options.scopes } });
   try {
-    return await use(made.key);
+    return await use(made.key, made.apiKey.id);
   } finally {
     await revokeApiKey({ ctx, input: { id: made.apiKey.id } });
   }
@@ -58,7 +59,9 @@ export async function withRestrictedKey<T>(
 
 /**
  * Every row of every table, each table's rows sorted, for "nothing changed" checks. A key's `last_used_at` is left
- * out: authenticating records use (at most once a minute) whatever the request's fate.
+ * out: authenticating records use (at most once a minute) whatever the request's fate. So are a restricted key's
+ * refusals in the audit log and its partitions (`api_key.scope_refused`, the refusal's own record, checked where it is made) and the
+ * chains' heads they move; any other audit row still counts as a change.
  */
 export async function snapshotTables(db: Database): Promise<Record<string, string[]>> {
   const tables = rowsOf<{ table_name: string }>(
@@ -67,7 +70,9 @@ export async function snapshotTables(db: Database): Promise<Record<string, strin
   const snapshot: Record<string, string[]> = {};
   for (const { table_name } of tables) {
     const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from "${table_name}"`)));
-    snapshot[table_name] = rows.map((row) => JSON.stringify(table_name === "api_keys" ? { ...row, last_used_at: null } : row)).sort();
+    if (table_name === "audit_chain_heads") continue;
+    const kept = table_name === "audit_log" || table_name.startsWith("audit_log_") ? rows.filter((row) => row.action !== SCOPE_REFUSAL_ACTION) : rows;
+    snapshot[table_name] = kept.map((row) => JSON.stringify(table_name === "api_keys" ? { ...row, last_used_at: null } : row)).sort();
   }
   return snapshot;
 }

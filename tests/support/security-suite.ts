@@ -1,11 +1,14 @@
 import { randomInt } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/server/crypto/api-key-format";
 import type { AnyRoute } from "../../src/server/http/route";
 import { createApiKey } from "../../src/server/services/api-keys/create";
 import { revokeApiKey } from "../../src/server/services/api-keys/revoke";
 import { rollApiKey } from "../../src/server/services/api-keys/roll";
+import { SCOPE_REFUSAL_ACTION } from "../../src/server/services/audit/record-scope-refusal";
 import type { ApiResponse, RequestOptions, TestClient } from "./client";
+import { rowsOf } from "./dump";
 import { merchantUser, serviceContext } from "./context";
 import type { TestMerchant } from "./merchants";
 import type { TestRuntime } from "./runtime";
@@ -273,7 +276,7 @@ function describeRestrictedKeys(
     const ctx = context();
     const request = shared();
     const db = ctx.runtime.database.db;
-    await withRestrictedKey(ctx.runtime, ctx.owner.merchant.id, { mode, scopes: scopesLacking(permission) }, async (key) => {
+    await withRestrictedKey(ctx.runtime, ctx.owner.merchant.id, { mode, scopes: scopesLacking(permission) }, async (key, keyId) => {
       const before = await snapshotTables(db);
       const response = await send(key, request);
       expect(response.status, JSON.stringify(response.body)).toBe(403);
@@ -281,6 +284,11 @@ function describeRestrictedKeys(
       expect(response.body.permission).toBe(permission);
       expect(response.body.detail).toContain(permission);
       expect(await snapshotTables(db)).toEqual(before);
+      // …and audit-logged in the merchant's log, naming the key, the permission and the route.
+      const [entry] = rowsOf<{ merchant_id: string; details: { route: string } }>(
+        await db.execute(sql`select merchant_id, details from audit_log where action = ${SCOPE_REFUSAL_ACTION} and actor_id = ${keyId} and target_id = ${permission}`),
+      );
+      expect(entry, `refusal of ${permission} audited`).toMatchObject({ merchant_id: ctx.owner.merchant.id, details: { route: route.path } });
     });
   });
 

@@ -8,7 +8,7 @@ import { appRouter } from "@/server/trpc/router";
  * `staffProcedure("staff.…")`, `selfProcedure`), so the permission table decides every dashboard call. The few
  * open to anyone are named here: adding one is a decision to make in review.
  */
-const PUBLIC = ["health.ready", "health.replicaLag", "health.session", "account.me", "account.permissions"];
+const PUBLIC = ["health.ready", "health.replicaLag", "health.session", "account.me", "account.permissions", "access.procedures"];
 
 const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Partial<ProcedureMeta> } }>);
 

@@ -10,8 +10,8 @@ export function TeamSecondFactorCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const policy = useQuery(trpc.merchants.secondFactorPolicy.queryOptions());
-  // Only owners set it (`team.ownership`); others see it.
-  const owns = usePermissions().can("team.ownership");
+  // Only who may call its procedure (owners: `team.ownership`) sets it; others see it.
+  const owns = usePermissions().mayCall("merchants.setSecondFactorPolicy");
   const set = useMutation(
     trpc.merchants.setSecondFactorPolicy.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.merchants.secondFactorPolicy.queryKey() }) }),
   );
@@ -26,7 +26,7 @@ export function TeamSecondFactorCard() {
       <QueryView query={policy} what="the sign-in policy">
         {({ required }) => (
           <label className="checkbox">
-            <input type="checkbox" checked={required} disabled={set.isPending || !owns} onChange={(event) => set.mutate({ required: event.target.checked })} />{" "}
+            <input type="checkbox" data-procedure={owns ? "merchants.setSecondFactorPolicy" : undefined} checked={required} disabled={set.isPending || !owns} onChange={(event) => set.mutate({ required: event.target.checked })} />{" "}
             Require a second factor (authenticator app or passkey) for every user of this account. Users without one set it up at their next sign-in.
           </label>
         )}

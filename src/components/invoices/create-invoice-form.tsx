@@ -6,6 +6,7 @@ import Link from "next/link";
 import type { FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /** Creates an invoice from the dashboard (the same verb as POST /invoice). */
 export function CreateInvoiceForm() {
@@ -20,6 +21,8 @@ export function CreateInvoiceForm() {
   const fieldErrors = Object.fromEntries(
     ((create.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors ?? []).map((error) => [error.path.split(".").pop(), error.message]),
   );
+
+  const mayCreate = usePermissions().mayCall("invoices.create");
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -36,8 +39,9 @@ export function CreateInvoiceForm() {
     });
   }
 
+  if (!mayCreate) return null;
   return (
-    <form className="card form" onSubmit={submit} aria-labelledby="create-invoice-heading">
+    <form className="card form" onSubmit={submit} aria-labelledby="create-invoice-heading" data-procedure="invoices.create">
       <h2 id="create-invoice-heading">New invoice</h2>
       <div className="form-row">
         <Field id="invoice-amount" name="amount" label="Amount" required inputMode="decimal" placeholder="19.99" error={fieldErrors.amount} />

@@ -7,12 +7,14 @@ import { PaymentHistory } from "@/components/payments/payment-history";
 import { PaymentsTable } from "@/components/payments/payments-table";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { InvoiceDetails } from "./invoice-details";
 
 /** One invoice: its details, payments, events with their deliveries, and void. */
 export function InvoiceDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { mayCall } = usePermissions();
   const invoice = useQuery(trpc.invoices.get.queryOptions({ id }, { retry: false }));
   const history = useQuery(trpc.events.forSubject.queryOptions({ subjectId: id }, { enabled: invoice.isSuccess }));
   const voiding = useMutation(
@@ -32,10 +34,11 @@ export function InvoiceDetailView({ id }: { id: string }) {
         <h1>
           Invoice <code>{id}</code>
         </h1>
-        {invoice.data && (invoice.data.status === "open" || invoice.data.status === "expired") ? (
+        {invoice.data && (invoice.data.status === "open" || invoice.data.status === "expired") && mayCall("invoices.void") ? (
           <button
             type="button"
             className="btn"
+            data-procedure="invoices.void"
             disabled={voiding.isPending}
             onClick={() => {
               if (window.confirm("Void this invoice? Its checkout page stops accepting payments.")) voiding.mutate({ id });

@@ -60,7 +60,7 @@ export function ApiKeysCard() {
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: async () => (setPending(null), await refresh()) }));
   const error = create.error ?? roll.error ?? revoke.error;
   // A role that only reads keys sees them, and no button that would change them.
-  const writes = usePermissions().can("api_keys.write");
+  const { mayCall } = usePermissions();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -85,47 +85,47 @@ export function ApiKeysCard() {
   return (
     <section className="card" aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">API keys</h2>
-      {writes ? (
-      <form className="form-row" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="key-name">Name (optional)</label>
-          <input id="key-name" name="name" maxLength={100} placeholder="Production server" />
-        </div>
-        <div className="field">
-          <label htmlFor="key-mode">Mode</label>
-          <select id="key-mode" name="mode" defaultValue="live">
-            <option value="live">Live (sk_live_)</option>
-            <option value="test">Test (sk_test_)</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="key-kind">Access</label>
-          <select id="key-kind" name="kind" value={restricted ? "restricted" : "secret"} onChange={(event) => setRestricted(event.target.value === "restricted")}>
-            <option value="secret">Full access (sk_)</option>
-            <option value="restricted">Restricted (rk_)</option>
-          </select>
-        </div>
-        {restricted ? (
-          <fieldset className="form-row" style={{ flexBasis: "100%" }}>
-            <legend>What the key may touch (write includes read; a restricted key never manages keys)</legend>
-            {RESTRICTED_KEY_RESOURCES.map((resource) => (
-              <div className="field" key={resource}>
-                <label htmlFor={`scope-${resource}`}>{resourceLabel(resource)}</label>
-                <select id={`scope-${resource}`} name={`scope-${resource}`} defaultValue="none">
-                  {SCOPE_LEVELS.map((level) => (
-                    <option key={level} value={level}>
-                      {level}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-        <button type="submit" className="btn btn-primary" disabled={create.pending}>
-          {create.pending ? "Creating…" : "Create key"}
-        </button>
-      </form>
+      {mayCall("apiKeys.create") ? (
+        <form className="form-row" onSubmit={submit} data-procedure="apiKeys.create">
+          <div className="field">
+            <label htmlFor="key-name">Name (optional)</label>
+            <input id="key-name" name="name" maxLength={100} placeholder="Production server" />
+          </div>
+          <div className="field">
+            <label htmlFor="key-mode">Mode</label>
+            <select id="key-mode" name="mode" defaultValue="live">
+              <option value="live">Live (sk_live_)</option>
+              <option value="test">Test (sk_test_)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="key-kind">Access</label>
+            <select id="key-kind" name="kind" value={restricted ? "restricted" : "secret"} onChange={(event) => setRestricted(event.target.value === "restricted")}>
+              <option value="secret">Full access (sk_)</option>
+              <option value="restricted">Restricted (rk_)</option>
+            </select>
+          </div>
+          {restricted ? (
+            <fieldset className="form-row" style={{ flexBasis: "100%" }}>
+              <legend>What the key may touch (write includes read; a restricted key never manages keys)</legend>
+              {RESTRICTED_KEY_RESOURCES.map((resource) => (
+                <div className="field" key={resource}>
+                  <label htmlFor={`scope-${resource}`}>{resourceLabel(resource)}</label>
+                  <select id={`scope-${resource}`} name={`scope-${resource}`} defaultValue="none">
+                    {SCOPE_LEVELS.map((level) => (
+                      <option key={level} value={level}>
+                        {level}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ))}
+            </fieldset>
+          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={create.pending}>
+            {create.pending ? "Creating…" : "Create key"}
+          </button>
+        </form>
       ) : null}
       {newKey ? (
         <div className="alert alert-warning" role="status" style={{ margin: "0.75rem 0" }}>
@@ -177,7 +177,7 @@ export function ApiKeysCard() {
                     <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}</td>
                     <td>{formatDate(key.createdAt)}</td>
                     <td>
-                      {key.status !== "active" || !writes ? null : pending?.id === key.id ? (
+                      {key.status !== "active" ? null : pending?.id === key.id ? (
                         <span className="form-row">
                           <span>{pending.kind === "roll" ? "Roll this key?" : "Revoke now? Calls with it fail at once."}</span>
                           <button
@@ -194,12 +194,16 @@ export function ApiKeysCard() {
                         </span>
                       ) : (
                         <span className="form-row">
-                          <button type="button" className="btn btn-small" onClick={() => setPending({ kind: "roll", id: key.id })} aria-label={`Roll key ${key.hint}`}>
-                            Roll…
-                          </button>
-                          <button type="button" className="btn btn-small btn-danger" onClick={() => setPending({ kind: "revoke", id: key.id })} aria-label={`Revoke key ${key.hint}`}>
-                            Revoke…
-                          </button>
+                          {mayCall("apiKeys.roll") ? (
+                            <button type="button" className="btn btn-small" data-procedure="apiKeys.roll" onClick={() => setPending({ kind: "roll", id: key.id })} aria-label={`Roll key ${key.hint}`}>
+                              Roll…
+                            </button>
+                          ) : null}
+                          {mayCall("apiKeys.revoke") ? (
+                            <button type="button" className="btn btn-small btn-danger" data-procedure="apiKeys.revoke" onClick={() => setPending({ kind: "revoke", id: key.id })} aria-label={`Revoke key ${key.hint}`}>
+                              Revoke…
+                            </button>
+                          ) : null}
                         </span>
                       )}
                     </td>

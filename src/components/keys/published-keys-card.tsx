@@ -8,12 +8,14 @@ import { StatusBadge } from "@/components/ui/badge";
 import { formatDate } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /** Public keys the merchant publishes in its directory (JWKS); history kept, private material refused. */
 export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [published, setPublished] = useState<string | null>(null);
+  const { mayCall } = usePermissions();
   const list = useQuery(trpc.publishedKeys.list.queryOptions({ limit: 50 }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.publishedKeys.pathKey() });
   const publish = useSubmission(
@@ -54,38 +56,40 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
         Served as a JWK Set at <code>/api/v1/directory/{merchantId}</code>. Only public keys: anything containing private material is refused
         and not stored.
       </p>
-      <form className="form" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="pk-key">Public key (PEM or JWK)</label>
-          <textarea id="pk-key" name="key" required rows={5} placeholder={"-----BEGIN PUBLIC KEY-----\n…"} />
-        </div>
-        <div className="form-row">
+      {mayCall("publishedKeys.publish") ? (
+        <form className="form" onSubmit={submit} data-procedure="publishedKeys.publish">
           <div className="field">
-            <label htmlFor="pk-use">Use</label>
-            <select id="pk-use" name="use" defaultValue="sig">
-              <option value="sig">Signing (sig)</option>
-              <option value="enc">Encryption (enc)</option>
-            </select>
+            <label htmlFor="pk-key">Public key (PEM or JWK)</label>
+            <textarea id="pk-key" name="key" required rows={5} placeholder={"-----BEGIN PUBLIC KEY-----\n…"} />
           </div>
-          <div className="field">
-            <label htmlFor="pk-kid">Key id (optional)</label>
-            <input id="pk-kid" name="kid" placeholder="thumbprint by default" />
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="pk-use">Use</label>
+              <select id="pk-use" name="use" defaultValue="sig">
+                <option value="sig">Signing (sig)</option>
+                <option value="enc">Encryption (enc)</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="pk-kid">Key id (optional)</label>
+              <input id="pk-kid" name="kid" placeholder="thumbprint by default" />
+            </div>
+            <div className="field">
+              <label htmlFor="pk-label">Label (optional)</label>
+              <input id="pk-label" name="label" />
+            </div>
+            <button type="submit" className="btn btn-primary" disabled={publish.pending}>
+              {publish.pending ? "Publishing…" : "Publish"}
+            </button>
           </div>
-          <div className="field">
-            <label htmlFor="pk-label">Label (optional)</label>
-            <input id="pk-label" name="label" />
-          </div>
-          <button type="submit" className="btn btn-primary" disabled={publish.pending}>
-            {publish.pending ? "Publishing…" : "Publish"}
-          </button>
-        </div>
-        {published ? <p role="status">{published}</p> : null}
-        {publish.error || revoke.error ? (
-          <p className="alert alert-error" role="alert">
-            {(publish.error ?? revoke.error)!.message}
-          </p>
-        ) : null}
-      </form>
+          {published ? <p role="status">{published}</p> : null}
+          {publish.error || revoke.error ? (
+            <p className="alert alert-error" role="alert">
+              {(publish.error ?? revoke.error)!.message}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
       <QueryView query={list} what="published keys" empty="No public keys published yet. Paste a PEM or JWK public key above to serve it in your JWK Set.">
         {(page) => (
           <TableWrap label="Published keys">
@@ -121,8 +125,8 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
                     </td>
                     <td>{formatDate(key.createdAt)}</td>
                     <td>
-                      {key.status === "active" ? (
-                        <button type="button" className="btn btn-small btn-danger" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
+                      {key.status === "active" && mayCall("publishedKeys.revoke") ? (
+                        <button type="button" className="btn btn-small btn-danger" data-procedure="publishedKeys.revoke" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
                           Revoke
                         </button>
                       ) : null}

@@ -7,6 +7,7 @@ import { Empty, QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { DailyChart } from "./daily-chart";
 import { Quickstart } from "./quickstart";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { StatCards, type PaymentsLink } from "./stat-cards";
 import { StatsWindowControls, useStatsWindow, type StatsWindow } from "./stats-window";
 import type { Stats } from "./types";
@@ -39,6 +40,7 @@ function OverviewContent() {
   const { from, to, basis } = stats.window;
   const query = useQuery({ ...trpc.payments.stats.queryOptions({ from, to, basis }), placeholderData: keepPreviousData });
   // Any payment at all, in any window: a merchant without one sees how to record the first.
+  const { mayCall } = usePermissions();
   const anyPayment = useQuery(trpc.payments.list.queryOptions({ limit: 1 }));
   return (
     <>
@@ -49,7 +51,8 @@ function OverviewContent() {
         </div>
         <StatsWindowControls stats={stats} />
       </div>
-      {anyPayment.data?.data.length === 0 ? <Quickstart /> : null}
+      {/* Setting up an integration: for who may make its keys (the quickstart lists them). */}
+      {anyPayment.data?.data.length === 0 && mayCall("apiKeys.create") ? <Quickstart /> : null}
       <QueryView query={query} what="statistics">
         {(data) => <StatsView stats={data} window={stats.window} paymentsHref="/dashboard/payments" webhooksHref="/dashboard/webhooks" />}
       </QueryView>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /**
  * Mark a payment reconciled with a note (again: replaces the note), or clear a wrong reconciliation. The
@@ -28,6 +29,8 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
   const ownClear = useMutation(trpc.payments.clearReconciliation.mutationOptions(cleared));
   const [mark, clear] = as === "staff" ? [staffMark, staffClear] : [ownMark, ownClear];
   const error = mark.error ?? clear.error;
+  const { mayCall } = usePermissions();
+  const [markPath, clearPath] = as === "staff" ? (["payments.staff.markReconciled", "payments.staff.clearReconciliation"] as const) : (["payments.markReconciled", "payments.clearReconciliation"] as const);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,10 +38,11 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
     void mark.submit({ paymentId, note: String(new FormData(event.currentTarget).get("note") ?? "").trim() });
   }
 
+  if (!mayCall(markPath)) return null;
   return (
     <section className="card" aria-labelledby="reconcile-heading">
       <h2 id="reconcile-heading">Reconciliation</h2>
-      <form className="form" onSubmit={submit}>
+      <form className="form" onSubmit={submit} data-procedure={markPath}>
         <div className="field">
           <label htmlFor="reconcile-note">Note</label>
           <textarea id="reconcile-note" name="note" required maxLength={2000} aria-describedby="reconcile-hint" />
@@ -51,8 +55,8 @@ export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string
           <button type="submit" className="btn btn-primary" disabled={mark.pending}>
             {mark.pending ? "Saving…" : reconciled ? "Update note and mark reconciled" : "Mark reconciled"}
           </button>
-          {reconciled ? (
-            <button type="button" className="btn btn-danger" disabled={clear.isPending} onClick={() => clear.mutate({ paymentId })}>
+          {reconciled && mayCall(clearPath) ? (
+            <button type="button" className="btn btn-danger" data-procedure={clearPath} disabled={clear.isPending} onClick={() => clear.mutate({ paymentId })}>
               Clear reconciliation
             </button>
           ) : null}

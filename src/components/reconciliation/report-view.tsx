@@ -61,15 +61,17 @@ export function ReportView({ merchantId, id }: { merchantId?: string; id: string
                 </div>
               ))}
             </dl>
-            <form className="form-row" onSubmit={bulk}>
-              <div className="field">
-                <label htmlFor="bulk-note">Note for all matched lines</label>
-                <input id="bulk-note" name="note" required maxLength={2000} />
-              </div>
-              <button type="submit" className="btn btn-primary" disabled={resolveMatched.pending}>
-                Mark all matched reconciled
-              </button>
-            </form>
+            {api.mayResolveMatched ? (
+              <form className="form-row" onSubmit={bulk} data-procedure={api.resolvePaths[1]}>
+                <div className="field">
+                  <label htmlFor="bulk-note">Note for all matched lines</label>
+                  <input id="bulk-note" name="note" required maxLength={2000} />
+                </div>
+                <button type="submit" className="btn btn-primary" disabled={resolveMatched.pending}>
+                  Mark all matched reconciled
+                </button>
+              </form>
+            ) : null}
             {message ? <p className="alert alert-success" role="status">{message}</p> : null}
             {resolveMatched.error ? <p className="alert alert-error" role="alert">{resolveMatched.error.message}</p> : null}
             <div className="field">
@@ -163,8 +165,9 @@ function ResolveLine({ merchantId, id, reportId, position }: { merchantId?: stri
     const note = String(new FormData(event.currentTarget).get("note") ?? "").trim();
     void resolve.submit({ ...api.scope, id: reportId, position, note });
   }
+  if (!api.mayResolve) return null;
   return (
-    <form className="resolve-line" onSubmit={submit}>
+    <form className="resolve-line" onSubmit={submit} data-procedure={api.resolvePaths[0]}>
       <label className="visually-hidden" htmlFor={`note-${position}`}>
         Note for line {position}{id ? ` (${id})` : ""}
       </label>

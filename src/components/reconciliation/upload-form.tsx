@@ -106,8 +106,9 @@ export function UploadForm({ merchantId, onDone }: { merchantId?: string; onDone
     await upload.submit({ url, file }, JSON.stringify([url, file.name, file.size, file.lastModified]));
   }
 
+  if (!api.mayUpload) return null;
   return (
-    <section className="card" aria-labelledby="upload-heading">
+    <section className="card" aria-labelledby="upload-heading" data-permission={api.uploadPermission}>
       <h2 id="upload-heading">Upload a settlement file</h2>
       <form className="form" onSubmit={submit}>
         <div className="field">

@@ -2,6 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import type { StatusOf } from "@/lib/statuses";
 
 /**
@@ -14,7 +15,15 @@ export function useReconciliationApi(merchantId: string | undefined) {
   const forStaff = merchantId !== undefined;
   const scope = forStaff ? { merchantId } : {};
   const routes = trpc.reconciliation;
+  const { can, mayCall } = usePermissions();
   return {
+    /** May this reader resolve lines (the procedure's own permission)? */
+    mayResolve: mayCall(forStaff ? "reconciliation.staff.resolveLine" : "reconciliation.resolveLine"),
+    mayResolveMatched: mayCall(forStaff ? "reconciliation.staff.resolveMatched" : "reconciliation.resolveMatched"),
+    resolvePaths: forStaff ? (["reconciliation.staff.resolveLine", "reconciliation.staff.resolveMatched"] as const) : (["reconciliation.resolveLine", "reconciliation.resolveMatched"] as const),
+    /** The upload route's permission (auth/reconciliation-actor.ts, need "write"), by the reader's audience. */
+    uploadPermission: forStaff ? ("staff.reconciliation.write" as const) : ("reconciliation.write" as const),
+    mayUpload: can(forStaff ? "staff.reconciliation.write" : "reconciliation.write"),
     list: (cursor?: string) => (forStaff ? routes.staff.list.queryOptions({ merchantId, cursor, limit: 20 }) : routes.list.queryOptions({ cursor, limit: 20 })),
     get: (input: { id: string; status?: LineStatus; cursor?: string }) =>
       forStaff ? routes.staff.get.queryOptions({ merchantId, ...input }) : routes.get.queryOptions(input),

@@ -21,7 +21,7 @@ export function PaymentRefunds({
   startOpen?: boolean;
 }) {
   const trpc = useTRPC();
-  const mayRefund = usePermissions().can("refunds.write");
+  const { mayCall } = usePermissions();
   const queryClient = useQueryClient();
   const refunds = useQuery(trpc.refunds.ofPayment.queryOptions({ paymentId: payment.id }));
   const onSuccess = async () => {
@@ -48,14 +48,16 @@ export function PaymentRefunds({
                 actions={(refund) =>
                   refund.status === "pending" || refund.status === "requires_action" ? (
                     <div className="form-row">
-                      {refund.status === "pending" ? (
-                        <button type="button" className="btn btn-small" disabled={settle.pending} onClick={() => void settle.submit({ id: refund.id, status: "succeeded" })}>
+                      {refund.status === "pending" && mayCall("refunds.update") ? (
+                        <button type="button" className="btn btn-small" data-procedure="refunds.update" disabled={settle.pending} onClick={() => void settle.submit({ id: refund.id, status: "succeeded" })}>
                           Mark sent
                         </button>
                       ) : null}
-                      <button type="button" className="btn btn-small" disabled={cancel.pending} onClick={() => void cancel.submit({ id: refund.id })}>
-                        Cancel
-                      </button>
+                      {mayCall("refunds.cancel") ? (
+                        <button type="button" className="btn btn-small" data-procedure="refunds.cancel" disabled={cancel.pending} onClick={() => void cancel.submit({ id: refund.id })}>
+                          Cancel
+                        </button>
+                      ) : null}
                     </div>
                   ) : null
                 }
@@ -66,7 +68,7 @@ export function PaymentRefunds({
                 {error.message}
               </p>
             ) : null}
-            {!mayRefund ? null : payment.status === "confirmed" ? (
+            {!mayCall("refunds.create") ? null : payment.status === "confirmed" ? (
               <RefundForm payment={payment} refundable={refundableOf(payment, rows)} as="merchant" startOpen={startOpen} />
             ) : (
               <p className="muted">Only a confirmed payment can be refunded.</p>

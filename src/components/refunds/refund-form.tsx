@@ -90,7 +90,7 @@ export function RefundForm({
         </p>
       ) : null}
       {!open ? (
-        <button type="button" className="btn btn-primary" disabled={nothingLeft} onClick={() => (setOpen(true), setDone(null))}>
+        <button type="button" className="btn btn-primary" data-procedure={as === "staff" ? "refunds.staff.create" : "refunds.create"} disabled={nothingLeft} onClick={() => (setOpen(true), setDone(null))}>
           {nothingLeft ? "Fully refunded" : "Refund…"}
         </button>
       ) : draft ? (

@@ -6,6 +6,7 @@ import { Field } from "@/components/ui/field";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { assetsOf, CRYPTO_NETWORKS, cryptoNetworks, type CryptoNetwork } from "@/lib/payment-methods/catalogue";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import type { inferRouterInputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/router";
 
@@ -33,6 +34,7 @@ const blank = (type: MethodType): Draft =>
  */
 export function PaymentMethodsForm() {
   const trpc = useTRPC();
+  const { mayCall } = usePermissions();
   const queryClient = useQueryClient();
   const current = useQuery(trpc.merchants.paymentMethods.queryOptions());
   const [methods, setMethods] = useState<Draft[] | null>(null);
@@ -73,8 +75,10 @@ export function PaymentMethodsForm() {
   }
 
   const mode = current.data.livemode ? "live" : "test";
+  // A role that may not save sees the list, read-only.
+  const writes = mayCall("merchants.setPaymentMethods");
   return (
-    <form className="form" onSubmit={submit} aria-labelledby="payment-methods-heading" noValidate>
+    <form className="form" onSubmit={submit} aria-labelledby="payment-methods-heading" noValidate data-procedure={writes ? "merchants.setPaymentMethods" : undefined}>
       <h2 id="payment-methods-heading">Payment methods</h2>
       <p className="field-hint">
         How payers pay your invoices, shown on every {mode} invoice&apos;s checkout page in this order, with copy buttons and QR codes (a GiroCode for
@@ -83,37 +87,43 @@ export function PaymentMethodsForm() {
       </p>
       {list.length === 0 ? <p className="muted">No payment methods yet: payers only see your note below, if you wrote one.</p> : null}
       {list.map((method, index) => (
-        <fieldset key={method.key} className="card method-fieldset" data-testid={`payment-method-${index}`}>
+        <fieldset key={method.key} className="card method-fieldset" data-testid={`payment-method-${index}`} disabled={!writes}>
           <legend>
             {index + 1}. {TYPE_NAMES[method.type]}
           </legend>
           <MethodFields method={method} index={index} errorOf={errorOf} onChange={(fields) => change(index, fields)} />
           {errors.get(`input.methods.${index}`) ? <p className="field-error">{errors.get(`input.methods.${index}`)}</p> : null}
-          <div className="form-row">
-            <button type="button" className="btn btn-small" onClick={() => move(index, -1)} disabled={index === 0} aria-label={`Move method ${index + 1} up`}>
-              Move up
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => move(index, 1)} disabled={index === list.length - 1} aria-label={`Move method ${index + 1} down`}>
-              Move down
-            </button>
-            <button type="button" className="btn btn-small btn-danger" onClick={() => edit(list.filter((_, i) => i !== index))} aria-label={`Remove method ${index + 1}`}>
-              Remove
-            </button>
-          </div>
+          {writes ? (
+            <div className="form-row">
+              <button type="button" className="btn btn-small" onClick={() => move(index, -1)} disabled={index === 0} aria-label={`Move method ${index + 1} up`}>
+                Move up
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => move(index, 1)} disabled={index === list.length - 1} aria-label={`Move method ${index + 1} down`}>
+                Move down
+              </button>
+              <button type="button" className="btn btn-small btn-danger" onClick={() => edit(list.filter((_, i) => i !== index))} aria-label={`Remove method ${index + 1}`}>
+                Remove
+              </button>
+            </div>
+          ) : null}
         </fieldset>
       ))}
-      <div className="form-row">
-        {(Object.keys(TYPE_NAMES) as MethodType[]).map((type) => (
-          <button key={type} type="button" className="btn" onClick={() => edit([...list, blank(type)])} disabled={list.length >= 10}>
-            Add {TYPE_NAMES[type].toLowerCase()}
-          </button>
-        ))}
-      </div>
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save payment methods"}
-        </button>
-      </div>
+      {writes ? (
+        <>
+          <div className="form-row">
+            {(Object.keys(TYPE_NAMES) as MethodType[]).map((type) => (
+              <button key={type} type="button" className="btn" onClick={() => edit([...list, blank(type)])} disabled={list.length >= 10}>
+                Add {TYPE_NAMES[type].toLowerCase()}
+              </button>
+            ))}
+          </div>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+              {save.isPending ? "Saving…" : "Save payment methods"}
+            </button>
+          </div>
+        </>
+      ) : null}
       {saved ? (
         <p className="alert alert-success" role="status">
           Payment methods saved.

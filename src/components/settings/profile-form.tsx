@@ -5,9 +5,11 @@ import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 export function ProfileForm() {
   const trpc = useTRPC();
+  const { mayCall } = usePermissions();
   const queryClient = useQueryClient();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
   const [saved, setSaved] = useState(false);
@@ -35,42 +37,48 @@ export function ProfileForm() {
     update.mutate({ name: String(form.get("name") ?? "").trim(), website: website || null, paymentInstructions: instructions || null });
   }
 
+  // A role that may not save sees the profile, read-only.
+  const writes = mayCall("merchants.update");
   if (profile.isPending) return <Loading what="your profile" retry={profile.refetch} />;
   if (profile.isError) return <ErrorMessage error={profile.error} what="your profile" retry={profile.refetch} />;
   return (
-    <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading">
+    <form className="form" onSubmit={submit} onChange={() => setSaved(false)} aria-labelledby="profile-heading" data-procedure={writes ? "merchants.update" : undefined}>
       <h2 id="profile-heading">Profile</h2>
-      <dl className="details">
-        <dt>Merchant id</dt>
-        <dd>
-          <code>{profile.data.id}</code>
-        </dd>
-        <dt>Email</dt>
-        <dd>{profile.data.email}</dd>
-      </dl>
-      <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
-      <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
-      <div className="field">
-        <label htmlFor="profile-instructions">Note for payers</label>
-        <textarea
-          id="profile-instructions"
-          name="paymentInstructions"
-          rows={4}
-          maxLength={2000}
-          defaultValue={profile.data.paymentInstructions ?? ""}
-          aria-describedby="profile-instructions-hint"
-          aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
-        />
-        <p id="profile-instructions-hint" className="field-hint">
-          Shown on every open invoice&apos;s checkout page under your payment methods: another way to pay, or whom to ask. Plain text.
-        </p>
-        {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
-      </div>
-      <div>
-        <button type="submit" className="btn btn-primary" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save profile"}
-        </button>
-      </div>
+      <fieldset disabled={!writes} className="form" style={{ border: "none", padding: 0, margin: 0 }}>
+        <dl className="details">
+          <dt>Merchant id</dt>
+          <dd>
+            <code>{profile.data.id}</code>
+          </dd>
+          <dt>Email</dt>
+          <dd>{profile.data.email}</dd>
+        </dl>
+        <Field id="profile-name" name="name" label="Business name" required defaultValue={profile.data.name} error={fieldErrors.name} />
+        <Field id="profile-website" name="website" type="url" label="Website" defaultValue={profile.data.website ?? ""} error={fieldErrors.website} />
+        <div className="field">
+          <label htmlFor="profile-instructions">Note for payers</label>
+          <textarea
+            id="profile-instructions"
+            name="paymentInstructions"
+            rows={4}
+            maxLength={2000}
+            defaultValue={profile.data.paymentInstructions ?? ""}
+            aria-describedby="profile-instructions-hint"
+            aria-invalid={fieldErrors.paymentInstructions ? true : undefined}
+          />
+          <p id="profile-instructions-hint" className="field-hint">
+            Shown on every open invoice&apos;s checkout page under your payment methods: another way to pay, or whom to ask. Plain text.
+          </p>
+          {fieldErrors.paymentInstructions ? <p className="field-error">{fieldErrors.paymentInstructions}</p> : null}
+        </div>
+      </fieldset>
+      {writes ? (
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+            {update.isPending ? "Saving…" : "Save profile"}
+          </button>
+        </div>
+      ) : null}
       {saved ? (
         <p className="alert alert-success" role="status">
           Profile saved.

@@ -17,7 +17,7 @@ import { useTRPC } from "@/lib/trpc/client";
 export function TeamCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { can } = usePermissions();
+  const { can, mayCall } = usePermissions();
   const [invited, setInvited] = useState<{ email: string; link: string; mail: string } | null>(null);
   const team = useQuery(trpc.team.members.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.team.pathKey() });
@@ -33,7 +33,8 @@ export function TeamCard() {
     }),
   );
   const error = changeRole.error ?? remove.error ?? revoke.error ?? invite.error;
-  const manages = can("team.write");
+  // Each control asks about the procedure it calls; acting on an owner, or offering "owner", is the table's
+  // `team.ownership` (the services' rule, not one procedure's declaration).
   const ownership = can("team.ownership");
   const offered = (current: MemberRole) => MEMBER_ROLES.filter((role) => ownership || (role !== "owner" && current !== "owner"));
 
@@ -51,8 +52,8 @@ export function TeamCard() {
           {error.message}
         </p>
       ) : null}
-      {manages ? (
-        <section className="card" aria-labelledby="invite-heading">
+      {mayCall("team.invite") ? (
+        <section className="card" aria-labelledby="invite-heading" data-procedure="team.invite">
           <h2 id="invite-heading">Invite a member</h2>
           <form className="form-row" onSubmit={submit}>
             <div className="field">
@@ -109,14 +110,15 @@ export function TeamCard() {
                   </thead>
                   <tbody>
                     {members.map((member) => {
-                      const mayAct = manages && member.userId !== you && (ownership || member.role !== "owner");
+                      const mayAct = member.userId !== you && (ownership || member.role !== "owner");
                       return (
                         <tr key={member.userId}>
                           <td>{member.email}</td>
                           <td>{member.name ?? "—"}</td>
                           <td>
-                            {mayAct ? (
+                            {mayAct && mayCall("team.changeRole") ? (
                               <select
+                                data-procedure="team.changeRole"
                                 aria-label={`Role of ${member.email}`}
                                 value={member.role}
                                 disabled={changeRole.isPending}
@@ -134,9 +136,10 @@ export function TeamCard() {
                           </td>
                           <td>{formatDate(member.joinedAt)}</td>
                           <td>
-                            {mayAct ? (
+                            {mayAct && mayCall("team.remove") ? (
                               <button
                                 type="button"
+                                data-procedure="team.remove"
                                 className="btn btn-small btn-danger"
                                 disabled={remove.isPending}
                                 onClick={() => window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`) && remove.mutate({ userId: member.userId })}
@@ -176,8 +179,8 @@ export function TeamCard() {
                           <td>{invitation.role}</td>
                           <td>{formatDate(invitation.expiresAt)}</td>
                           <td>
-                            {manages ? (
-                              <button type="button" className="btn btn-small" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: invitation.id })}>
+                            {mayCall("team.revokeInvitation") ? (
+                              <button type="button" className="btn btn-small" data-procedure="team.revokeInvitation" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: invitation.id })}>
                                 Revoke
                               </button>
                             ) : null}

@@ -17,12 +17,15 @@ export function SecretValue({
   reveal,
   hint,
   shownAtFirst = false,
+  procedure,
 }: {
   label: string;
   value?: string;
   reveal?: () => Promise<string>;
   hint?: string;
   shownAtFirst?: boolean;
+  /** The procedure `reveal` calls, marked on its button (data-procedure: what the role may call, tested end to end). */
+  procedure?: string;
 }) {
   const [shown, setShown] = useState<string | null>(shownAtFirst && value !== undefined ? value : null);
   const [error, setError] = useState<string | null>(null);
@@ -53,8 +56,8 @@ export function SecretValue({
           </button>
           <CopyButton value={shown} label={`Copy ${label.toLowerCase()}`} />
         </>
-      ) : (
-        <button type="button" className="btn btn-small" onClick={show} disabled={loading}>
+      ) : value === undefined && !reveal ? null : (
+        <button type="button" className="btn btn-small" onClick={show} disabled={loading} data-procedure={value === undefined ? procedure : undefined}>
           {loading ? "Revealing…" : `Reveal ${label.toLowerCase()}`}
         </button>
       )}

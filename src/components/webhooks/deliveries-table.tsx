@@ -9,12 +9,16 @@ export function DeliveriesTable({
   deliveries,
   detailHref,
   onRetry,
+  retryProcedure,
   retrying,
   caption,
 }: {
   deliveries: DeliveryView[];
   detailHref?: (id: string) => string;
-  onRetry: (id: string) => void;
+  /** Absent: no Retry buttons (the reader's role may not retry). */
+  onRetry?: (id: string) => void;
+  /** The procedure `onRetry` calls, marked on each button (data-procedure). */
+  retryProcedure?: string;
   retrying?: string | null;
   caption: string;
 }) {
@@ -55,10 +59,11 @@ export function DeliveriesTable({
                 <When value={delivery.createdAt} />
               </td>
               <td>
-                {delivery.status === "failed" ? (
+                {delivery.status === "failed" && onRetry ? (
                   <button
                     type="button"
                     className="btn btn-small"
+                    data-procedure={retryProcedure}
                     onClick={() => onRetry(delivery.id)}
                     disabled={retrying === delivery.id}
                     aria-label={`Retry delivery ${delivery.id}`}

@@ -8,6 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { formatDateTime } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { Attempts } from "./attempts";
 
 /** One delivery: its state, every attempt, the payload, retry, and a signed curl to replay it by hand. */
@@ -15,6 +16,7 @@ export function DeliveryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [curlShown, setCurlShown] = useState(false);
+  const { mayCall } = usePermissions();
   const query = useQuery(trpc.webhooks.delivery.queryOptions({ id }, { retry: false, refetchInterval: (q) => (q.state.data?.status === "pending" || q.state.data?.status === "delivering" ? 1000 : false) }));
   const curl = useQuery(trpc.deliveries.curl.queryOptions({ id }, { enabled: curlShown, staleTime: 0, gcTime: 0 }));
   const retry = useMutation(
@@ -55,8 +57,8 @@ export function DeliveryDetail({ id }: { id: string }) {
                 <dd>{formatDateTime(delivery.nextAttemptAt)}</dd>
               </dl>
               <div className="form-row" style={{ marginTop: "0.75rem" }}>
-                {delivery.status === "failed" ? (
-                  <button type="button" className="btn btn-primary" disabled={retry.isPending} onClick={() => retry.mutate({ id })}>
+                {delivery.status === "failed" && mayCall("webhooks.retry") ? (
+                  <button type="button" className="btn btn-primary" data-procedure="webhooks.retry" disabled={retry.isPending} onClick={() => retry.mutate({ id })}>
                     {retry.isPending ? "Retrying…" : "Retry now"}
                   </button>
                 ) : null}

@@ -8,6 +8,7 @@ import { QueryView } from "@/components/ui/states";
 import { useCursorPages } from "@/components/ui/use-cursor-pages";
 import { eventTypes } from "@/lib/event-types";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { DeliveriesTable } from "./deliveries-table";
 import { RetryAll } from "./retry-all";
 import { RetryFeedback } from "./retry-feedback";
@@ -28,6 +29,7 @@ export function DeliveryLog() {
   const params = useSearchParams();
   const pages = useCursorPages();
   const [notice, setNotice] = useState<string | null>(null);
+  const { mayCall } = usePermissions();
   const status = deliveryStatuses.find((value) => value === params.get("status"));
   const eventType = eventTypes.find((value) => value === params.get("eventType"));
   const endpointId = params.get("endpointId") || undefined;
@@ -125,7 +127,8 @@ export function DeliveryLog() {
             <DeliveriesTable
               deliveries={page.data}
               detailHref={(id) => `/dashboard/webhooks/deliveries/${id}`}
-              onRetry={(id) => retry.mutate({ id })}
+              onRetry={mayCall("webhooks.retry") ? (id) => retry.mutate({ id }) : undefined}
+              retryProcedure="webhooks.retry"
               retrying={retry.isPending ? retry.variables?.id : null}
               caption={caption}
             />

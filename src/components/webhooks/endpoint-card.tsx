@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { eventTypes } from "@/lib/event-types";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /**
  * The live default endpoint (the profile's webhook URL and event types): where webhooks go and which events are
@@ -13,6 +14,7 @@ import { useTRPC } from "@/lib/trpc/client";
  */
 export function EndpointCard() {
   const trpc = useTRPC();
+  const { mayCall } = usePermissions();
   const queryClient = useQueryClient();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
   const policy = useQuery(trpc.webhooks.targetPolicy.queryOptions());
@@ -47,6 +49,8 @@ export function EndpointCard() {
     else update.mutate(changes);
   }
 
+  // The profile's webhook settings are saved with the profile (merchants.update): a role that may not sees them read-only.
+  const writes = mayCall("merchants.update");
   if (profile.isPending) return <Loading what="the webhook endpoint" retry={profile.refetch} />;
   if (profile.isError) return <ErrorMessage error={profile.error} what="the webhook endpoint" retry={profile.refetch} />;
   const fieldError = (update.error?.data as { errors?: { path: string; message: string }[] } | undefined)?.errors?.find((error) =>
@@ -56,39 +60,43 @@ export function EndpointCard() {
     <section className="card" aria-labelledby="endpoint-heading">
       <h2 id="endpoint-heading">Endpoint</h2>
       {/* Any edit clears "Saved.": it must never stand beside a value that is not saved (or not valid). */}
-      <form className="form" onSubmit={submit} onChange={() => setSaved(false)}>
-        <div className="field">
-          <label htmlFor="webhook-url">Webhook URL</label>
-          <input
-            id="webhook-url"
-            name="webhookUrl"
-            type="url"
-            defaultValue={profile.data.webhookUrl ?? ""}
-            placeholder="https://shop.example/webhooks"
-            aria-describedby="webhook-url-hint"
-            aria-invalid={fieldError ? true : undefined}
-          />
-          <p id="webhook-url-hint" className="field-hint">
-            {policy.data?.allowPrivateTargets
-              ? "This server also sends to http:// and to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for development only)."
-              : "HTTPS, reachable from the internet: private and loopback addresses are refused (a receiver on your own machine needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true on this server)."}{" "}
-            Leave empty to stop sending.
-          </p>
-        </div>
-        <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
-          <legend className="label">Events sent</legend>
-          {eventTypes.map((type) => (
-            <label key={type} className="checkbox">
-              <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
-              <code>{type}</code>
-            </label>
-          ))}
+      <form className="form" onSubmit={submit} onChange={() => setSaved(false)} data-procedure={writes ? "merchants.update" : undefined}>
+        <fieldset disabled={!writes} className="form" style={{ border: "none", padding: 0, margin: 0 }}>
+          <div className="field">
+            <label htmlFor="webhook-url">Webhook URL</label>
+            <input
+              id="webhook-url"
+              name="webhookUrl"
+              type="url"
+              defaultValue={profile.data.webhookUrl ?? ""}
+              placeholder="https://shop.example/webhooks"
+              aria-describedby="webhook-url-hint"
+              aria-invalid={fieldError ? true : undefined}
+            />
+            <p id="webhook-url-hint" className="field-hint">
+              {policy.data?.allowPrivateTargets
+                ? "This server also sends to http:// and to private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for development only)."
+                : "HTTPS, reachable from the internet: private and loopback addresses are refused (a receiver on your own machine needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true on this server)."}{" "}
+              Leave empty to stop sending.
+            </p>
+          </div>
+          <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
+            <legend className="label">Events sent</legend>
+            {eventTypes.map((type) => (
+              <label key={type} className="checkbox">
+                <input type="checkbox" name={`event-${type}`} defaultChecked={profile.data.webhookEvents.includes(type)} />
+                <code>{type}</code>
+              </label>
+            ))}
         </fieldset>
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={update.isPending}>
-            {update.isPending ? "Saving…" : "Save endpoint"}
-          </button>
-        </div>
+        </fieldset>
+        {writes ? (
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={update.isPending}>
+              {update.isPending ? "Saving…" : "Save endpoint"}
+            </button>
+          </div>
+        ) : null}
         {saved ? (
           <p className="alert alert-success" role="status">
             Saved.

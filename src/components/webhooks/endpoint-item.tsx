@@ -5,6 +5,7 @@ import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { formatDate } from "@/components/ui/format";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import type { EndpointHealthView, EndpointView } from "./types";
 import { statusLabel } from "@/lib/statuses";
 import { StatusBadge } from "@/components/ui/badge";
@@ -12,6 +13,7 @@ import { StatusBadge } from "@/components/ui/badge";
 /** One endpoint: what it is, how it fares, and what can be done with it. */
 export function EndpointItem({ endpoint, health, onChanged }: { endpoint: EndpointView; health?: EndpointHealthView; onChanged: () => Promise<unknown> }) {
   const trpc = useTRPC();
+  const { mayCall } = usePermissions();
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const done = (message: string) => async () => {
@@ -69,23 +71,28 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
         </p>
       ) : null}
       <div className="form-row" style={{ flexWrap: "wrap" }}>
-        {endpoint.url ? (
-          <button type="button" className="btn btn-small" disabled={test.isPending} onClick={() => test.mutate({ endpointId: endpoint.id, dryRun: false })}>
+        {endpoint.url && mayCall("webhooks.sendTest") ? (
+          <button type="button" className="btn btn-small" data-procedure="webhooks.sendTest" disabled={test.isPending} onClick={() => test.mutate({ endpointId: endpoint.id, dryRun: false })}>
             {test.isPending ? "Sending…" : "Send test event"}
           </button>
         ) : null}
-        <button type="button" className="btn btn-small" onClick={() => setEditing(!editing)} aria-expanded={editing}>
-          Edit
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={update.isPending}
-          onClick={() => update.mutate({ id: endpoint.id, enabled: endpoint.status !== "enabled" })}
-        >
-          {endpoint.status === "enabled" ? "Disable" : "Enable"}
-        </button>
-        {confirmingRotation ? (
+        {mayCall("webhookEndpoints.update") ? (
+          <>
+            <button type="button" className="btn btn-small" data-procedure="webhookEndpoints.update" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+              Edit
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              data-procedure="webhookEndpoints.update"
+              disabled={update.isPending}
+              onClick={() => update.mutate({ id: endpoint.id, enabled: endpoint.status !== "enabled" })}
+            >
+              {endpoint.status === "enabled" ? "Disable" : "Enable"}
+            </button>
+          </>
+        ) : null}
+        {!mayCall("webhookEndpoints.rotateSecret") ? null : confirmingRotation ? (
           <span className="form-row">
             <span>Rotate this endpoint&apos;s secret? The old one keeps signing for 24 hours.</span>
             <button type="button" className="btn btn-small btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({ id: endpoint.id })}>
@@ -99,6 +106,7 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
           <button
             type="button"
             className="btn btn-small"
+            data-procedure="webhookEndpoints.rotateSecret"
             onClick={() => {
               rotate.startOver(); // a new confirmation is a new rotation
               setConfirmingRotation(true);
@@ -107,14 +115,14 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
             Rotate secret
           </button>
         )}
-        {endpoint.isDefault ? null : (
-          <button type="button" className="btn btn-small btn-danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: endpoint.id })}>
+        {endpoint.isDefault || !mayCall("webhookEndpoints.remove") ? null : (
+          <button type="button" className="btn btn-small btn-danger" data-procedure="webhookEndpoints.remove" disabled={remove.isPending} onClick={() => remove.mutate({ id: endpoint.id })}>
             Delete
           </button>
         )}
       </div>
-      {editing ? (
-        <form className="form" onSubmit={save}>
+      {editing && mayCall("webhookEndpoints.update") ? (
+        <form className="form" onSubmit={save} data-procedure="webhookEndpoints.update">
           <div className="field">
             <label htmlFor={`url-${endpoint.id}`}>URL</label>
             <input id={`url-${endpoint.id}`} name="url" type="url" required defaultValue={endpoint.url ?? ""} />
@@ -130,8 +138,8 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
           </div>
         </form>
       ) : null}
-      {endpoint.url ? (
-        <form className="form-row" onSubmit={replay} style={{ flexWrap: "wrap", alignItems: "end" }}>
+      {endpoint.url && mayCall("webhookEndpoints.recover") ? (
+        <form className="form-row" data-procedure="webhookEndpoints.recover" onSubmit={replay} style={{ flexWrap: "wrap", alignItems: "end" }}>
           <div className="field">
             <label htmlFor={`since-${endpoint.id}`}>Replay events since</label>
             <input id={`since-${endpoint.id}`} name="since" type="datetime-local" required />

@@ -5,6 +5,7 @@ import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { EndpointItem } from "./endpoint-item";
 
 /**
@@ -14,6 +15,7 @@ import { EndpointItem } from "./endpoint-item";
 export function EndpointsCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { mayCall } = usePermissions();
   const endpoints = useQuery(trpc.webhookEndpoints.list.queryOptions());
   const health = useQuery(trpc.webhookEndpoints.health.queryOptions());
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -63,27 +65,29 @@ export function EndpointsCard() {
           </>
         )}
       </QueryView>
-      <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading">
-        <h3 id="add-endpoint-heading">Add an endpoint</h3>
-        <div className="field">
-          <label htmlFor="new-endpoint-url">Endpoint URL</label>
-          <input id="new-endpoint-url" name="url" type="url" required placeholder="https://shop.example/hooks" />
-        </div>
-        <div className="field">
-          <label htmlFor="new-endpoint-description">Description</label>
-          <input id="new-endpoint-description" name="description" type="text" maxLength={500} />
-        </div>
-        <div>
-          <button type="submit" className="btn btn-primary" disabled={create.pending}>
-            {create.pending ? "Adding…" : "Add endpoint"}
-          </button>
-        </div>
-        {create.error ? (
-          <p className="alert alert-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-      </form>
+      {mayCall("webhookEndpoints.create") ? (
+        <form className="form" onSubmit={add} aria-labelledby="add-endpoint-heading" data-procedure="webhookEndpoints.create">
+          <h3 id="add-endpoint-heading">Add an endpoint</h3>
+          <div className="field">
+            <label htmlFor="new-endpoint-url">Endpoint URL</label>
+            <input id="new-endpoint-url" name="url" type="url" required placeholder="https://shop.example/hooks" />
+          </div>
+          <div className="field">
+            <label htmlFor="new-endpoint-description">Description</label>
+            <input id="new-endpoint-description" name="description" type="text" maxLength={500} />
+          </div>
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={create.pending}>
+              {create.pending ? "Adding…" : "Add endpoint"}
+            </button>
+          </div>
+          {create.error ? (
+            <p className="alert alert-error" role="alert">
+              {create.error.message}
+            </p>
+          ) : null}
+        </form>
+      ) : null}
       {secret ? (
         <div className="alert alert-success" role="status">
           <p>

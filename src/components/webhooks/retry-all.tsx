@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /** Retry every failed delivery, in two steps: count them (dry run), then confirm that number. */
 export function RetryAll({ onDone }: { onDone: (count: number) => void }) {
@@ -20,9 +21,10 @@ export function RetryAll({ onDone }: { onDone: (count: number) => void }) {
     }),
   );
   const error = count.error ?? retry.error;
+  if (!usePermissions().mayCall("webhooks.retryFailed")) return null;
 
   return (
-    <div className="form-row" aria-live="polite">
+    <div className="form-row" aria-live="polite" data-procedure="webhooks.retryFailed">
       {counted === null ? (
         <button type="button" className="btn" disabled={count.isPending} onClick={() => count.mutate({ dryRun: true })}>
           {count.isPending ? "Counting…" : "Retry all…"}

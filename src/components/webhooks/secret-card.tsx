@@ -6,6 +6,7 @@ import { useSubmission } from "@/components/ui/use-submission";
 import { formatDateTime } from "@/components/ui/format";
 import { SecretValue } from "@/components/ui/secret-value";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 
 /** The signing secret: revealed only on a click (fetched then, and audit-logged); rotated with a confirmation. */
 export function SecretCard() {
@@ -26,6 +27,9 @@ export function SecretCard() {
     }),
   );
 
+  const { mayCall } = usePermissions();
+  // Revealing is a write (webhooks.write: audit-logged): a role that may not is shown no secret at all.
+  if (!mayCall("webhooks.revealSecret")) return null;
   return (
     <section className="card" aria-labelledby="secret-heading">
       <h2 id="secret-heading">Signing secret</h2>
@@ -39,32 +43,34 @@ export function SecretCard() {
           <SecretValue label="New webhook secret" value={rotated.secret} />
         </div>
       ) : (
-        <SecretValue label="Webhook secret" reveal={async () => (await client.webhooks.revealSecret.mutate()).webhookSecret} />
+        <SecretValue label="Webhook secret" procedure="webhooks.revealSecret" reveal={async () => (await client.webhooks.revealSecret.mutate()).webhookSecret} />
       )}
-      <div className="form-row" style={{ marginTop: "0.75rem" }}>
-        {confirming ? (
-          <>
-            <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
-            <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
-              {rotate.pending ? "Rotating…" : "Yes, rotate"}
+      {mayCall("webhooks.rotateSecret") ? (
+        <div className="form-row" style={{ marginTop: "0.75rem" }} data-procedure="webhooks.rotateSecret">
+          {confirming ? (
+            <>
+              <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
+              <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
+                {rotate.pending ? "Rotating…" : "Yes, rotate"}
+              </button>
+              <button type="button" className="btn" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                rotate.startOver(); // a new confirmation is a new rotation
+                setConfirming(true);
+              }}
+            >
+              Rotate secret…
             </button>
-            <button type="button" className="btn" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => {
-              rotate.startOver(); // a new confirmation is a new rotation
-              setConfirming(true);
-            }}
-          >
-            Rotate secret…
-          </button>
-        )}
-      </div>
+          )}
+        </div>
+      ) : null}
       {rotate.error ? (
         <p className="alert alert-error" role="alert">
           Could not rotate: {rotate.error.message}

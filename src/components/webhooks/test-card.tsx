@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc/client";
+import { usePermissions } from "@/components/shell/use-permissions";
 import { statusLabel } from "@/lib/statuses";
 
 /** Check the configured URL (nothing sent), or send a signed `webhook.test` event now. */
@@ -10,10 +11,12 @@ export function TestCard() {
   const trpc = useTRPC();
   const send = useMutation(trpc.webhooks.sendTest.mutationOptions());
   const result = send.data;
+  // Only for who may send one: the card is nothing but its two buttons.
+  if (!usePermissions().mayCall("webhooks.sendTest")) return null;
   return (
     <section className="card" aria-labelledby="test-heading">
       <h2 id="test-heading">Test the endpoint</h2>
-      <div className="form-row">
+      <div className="form-row" data-procedure="webhooks.sendTest">
         <button type="button" className="btn" disabled={send.isPending} onClick={() => send.mutate({ dryRun: true })}>
           Check the URL
         </button>

@@ -7,7 +7,7 @@ import { databaseUnavailableError } from "@/server/services/database-unavailable
 import { isServiceError, ServiceError } from "@/server/services/errors";
 import { validateInput } from "@/server/services/validate";
 import { authenticateApiKey } from "./authenticate";
-import { checkRouteScope } from "./scope";
+import { lackedPermission, refuseOutsideScope } from "./scope";
 import { ClientClosedRequestError, readJsonBody, streamedBody } from "./body";
 import { idempotencyKeyOf, runIdempotently } from "./idempotency";
 import { problemBody, problemResponse } from "./problem";
@@ -45,9 +45,10 @@ export async function handleRoute(
       actor = await withSpan("authenticate", {}, () => authenticate(anonymous, limits, request, ip));
     }
     limitHeaders = await limits.consume(rateLimitChecks(runtime, route, actor, ip));
-    // A restricted key outside its scopes is refused before its input is read: one set lookup, no database.
-    checkRouteScope(route, actor);
     const ctx = createServiceContext(runtime, actor, requestId, client);
+    // A restricted key outside its scopes is refused before its input is read: one set lookup, and the refusal's
+    // audit row (one per key and permission per 15 minutes: scope.ts).
+    if (lackedPermission(route, actor)) await refuseOutsideScope(runtime, ctx, route, request.method);
     const params = route.params ? validateInput(route.params, rawParams, "params") : undefined;
     const query = route.query ? validateInput(route.query, queryObject(new URL(request.url)), "query") : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;

@@ -1,4 +1,5 @@
-import { createRouter } from "./init";
+import { callableProcedures, declaredPermissions, sessionPermissions } from "./callable";
+import { createRouter, publicProcedure } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditLogRouter } from "./routers/audit-log";
 import { healthRouter } from "./routers/health";
@@ -16,8 +17,7 @@ import { refundsRouter } from "./routers/refunds";
 import { staffRouter } from "./routers/staff";
 import { teamRouter } from "./routers/team";
 
-/** The dashboard's API: thin routers over the same service verbs as REST. */
-export const appRouter = createRouter({
+const features = {
   health: healthRouter,
   merchants: merchantsRouter,
   apiKeys: apiKeysRouter,
@@ -34,6 +34,21 @@ export const appRouter = createRouter({
   refunds: refundsRouter,
   team: teamRouter,
   auditLog: auditLogRouter,
+};
+
+/** Every feature procedure's declared permission, read once from the procedures themselves. */
+const declared = declaredPermissions(createRouter(features));
+
+/**
+ * `access.procedures`: the paths of the procedures the signed-in person may call here and now (their role, the
+ * dashboard's mode). The client offers an action only when the procedure it calls is among them
+ * (components/shell/use-permissions.ts). Empty when signed out.
+ */
+const accessRouter = createRouter({
+  procedures: publicProcedure.query(({ ctx }) => callableProcedures(declared, sessionPermissions(ctx))),
 });
+
+/** The dashboard's API: thin routers over the same service verbs as REST. */
+export const appRouter = createRouter({ ...features, access: accessRouter });
 
 export type AppRouter = typeof appRouter;

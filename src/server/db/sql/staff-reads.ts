@@ -6,14 +6,23 @@ import { appendAuditRow, type AuditRowInput } from "./audit-chain";
 
 /**
  * Records a staff member's read of a view (services/audit/record-staff-read.ts) unless the same staff user read the
- * same view and target of the same merchant (null: the System page, of no one merchant) since `since`. Run in a
- * transaction: concurrent reads (a page's parallel queries, a double click) take turns on an advisory lock of
- * their key, so the second one's check sees the first one's row; without it both would insert.
+ * same view and target of the same merchant (null: the System page, of no one merchant) since `since`.
  */
 export async function insertStaffReadUnlessRecent(tx: Executor, read: AuditRowInput & { actorId: string; since: Date }): Promise<void> {
+  await appendAuditRowUnlessRecent(tx, read, "staff-read");
+}
+
+/**
+ * Appends an audit row unless the same actor's entry of the same action and target for the same merchant (null: of no
+ * one merchant) was written since `since`: one row standing for repeated ones (staff reads; a restricted key's
+ * refusals). Run in a transaction: concurrent callers (a page's parallel queries, a key retrying in a loop) take
+ * turns on an advisory lock of their key, so the second one's check sees the first one's row; without it both would
+ * insert.
+ */
+export async function appendAuditRowUnlessRecent(tx: Executor, read: AuditRowInput & { actorId: string; since: Date }, kind: string): Promise<boolean> {
   const { actorId, merchantId, action, targetId } = read;
   const since = read.since.toISOString();
-  const lockKey = `staff-read:${actorId}:${merchantId ?? ""}:${action}:${targetId ?? ""}`;
+  const lockKey = `${kind}:${actorId}:${merchantId ?? ""}:${action}:${targetId ?? ""}`;
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}::text, 0))`);
   const recent = rowsOf(
     await tx.execute(sql`
@@ -22,5 +31,8 @@ export async function insertStaffReadUnlessRecent(tx: Executor, read: AuditRowIn
         and actor_id = ${actorId} and action = ${action} and target_id = ${targetId}
       limit 1`),
   );
-  if (recent.length === 0) await appendAuditRow(tx, read);
+  if (recent.length > 0) return false;
+  const { since: _since, ...row } = read;
+  await appendAuditRow(tx, row);
+  return true;
 }

@@ -10,9 +10,9 @@ import { removeFactorInput, removePasskeyInput, totpCodeInput } from "@/server/s
 import { startTotpEnrolment } from "@/server/services/second-factors/start-totp";
 import { endOtherOwnSessions, endOwnSession } from "@/server/services/sessions/end-own";
 import { listOwnSessions } from "@/server/services/sessions/list-own";
-import { permissionsHere } from "@/server/auth/view-as";
 import { switchMerchantInput } from "@/server/services/team/schemas";
 import { listOwnMemberships, switchMerchant } from "@/server/services/team/switch-merchant";
+import { sessionPermissions } from "../callable";
 import { createRouter, publicProcedure, selfProcedure } from "../init";
 
 /**
@@ -27,7 +27,7 @@ export const accountRouter = createRouter({
    * table): the client hides what is not in it. Empty when signed out; while staff view as a merchant, what the
    * view allows (auth/view-as.ts). The server refuses the rest anyway.
    */
-  permissions: publicProcedure.query(({ ctx }) => permissionsHere(ctx.session, ctx.runtime.now(), ctx.livemode)),
+  permissions: publicProcedure.query(({ ctx }) => sessionPermissions(ctx)),
 
   /** The merchants the person belongs to (the switcher's choices) and the one this session acts for. */
   memberships: selfProcedure.query(async ({ ctx }) => ({
