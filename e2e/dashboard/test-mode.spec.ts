@@ -47,7 +47,8 @@ test("test mode: make a test key, record a test payment with it, see it only wit
   // The switch stays on across pages and reloads until turned off.
   await page.goto("/dashboard/payments");
   await expect(page.getByRole("table")).toContainText(testId);
-  await page.getByRole("switch", { name: "Test mode" }).click();
+  // The switch reloads the page once the mode is set: act on the page after that reload.
+  await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");
   await expect(page.locator(".test-mode-banner")).toHaveCount(0);
   await expect(page.getByRole("table")).toContainText(liveId);

@@ -114,7 +114,8 @@ for (const { name, width } of [
       expect(await sidewaysOverflow(page)).toEqual({ by: 0, wide: [] });
 
       // Test mode: the live URL and secret are not on the page; test endpoints are.
-      await page.getByRole("switch", { name: "Test mode" }).click();
+      // The switch reloads the page once the mode is set: act on the page after that reload.
+      await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
       await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
       await expect(page.getByRole("heading", { name: "Test endpoints" })).toBeVisible();
       await expect(page.getByText("No endpoints yet.")).toBeVisible();

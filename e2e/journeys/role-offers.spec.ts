@@ -117,7 +117,9 @@ for (const role of ["viewer", "developer", "support"] as const) {
       }
       // In test mode the table's test-mode row applies (a developer makes test invoices): the switch is everyone's.
       await open(page, "/dashboard/invoices");
-      await page.getByRole("switch", { name: "Test mode" }).click();
+      // The switch reloads the page once the mode is set: wait for that reload, not only the switch's new state,
+      // which can show before it (the page is read after the reload, never while it replaces the document).
+      await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
       await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
       await page.waitForLoadState("networkidle");
       const offeredInTest = await page.locator("main [data-procedure]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-procedure")!));

@@ -8,6 +8,7 @@ import type { Actor, RequestClient } from "@/server/services/context";
 import { guardInput } from "@/server/services/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
+import { recordRefusal } from "@/server/services/audit/record-refusal";
 import { holdsAny, may, SELF_SERVICE, type Permission } from "@/server/auth/permissions";
 import { merchantSideOf } from "@/server/auth/view-as";
 import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
@@ -65,15 +66,37 @@ export const createCallerFactory = t.createCallerFactory;
  * Turns ServiceErrors thrown by verbs, input refused by a procedure's schema, and an unreachable database
  * (SERVICE_UNAVAILABLE, as REST's 503), into tRPC errors with the matching code, so the error formatter answers with the catalogue's code and field errors.
  */
-const serviceErrors = t.middleware(async ({ next, getRawInput }) => {
+const serviceErrors = t.middleware(async ({ ctx, path, next, getRawInput }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
   const submission = isSubmissionShape(await getRawInput().catch(() => undefined));
   const serviceError = isServiceError(cause) ? cause : (inputValidationErrorOf(result.error, submission) ?? databaseUnavailableError(cause));
+  if (serviceError?.code === "forbidden" || (!serviceError && result.error.code === "FORBIDDEN")) {
+    await auditRefusedCall(ctx, path, serviceError ?? result.error);
+  }
   if (serviceError) throw toTrpcError(serviceError);
   return result;
 });
+
+/**
+ * A signed-in person's call refused as forbidden (their role lacks the permission, raising their own role, a
+ * mutation while viewing as a merchant) in the audit log of the merchant it was for, as `dashboard.call_refused`
+ * naming the procedure: once per person and procedure a window (recordRefusal). Staff in their console: the log of
+ * no one merchant.
+ */
+async function auditRefusedCall(ctx: TrpcContext, path: string, refusal: Error) {
+  const session = ctx.session;
+  if (!session) return;
+  const side = merchantSideOf(session, ctx.runtime.now(), ctx.livemode);
+  if (!side && session.role !== "staff") return;
+  const actor: Actor = side?.actor ?? { type: "staff", userId: session.id, sessionId: session.sessionId };
+  const permission = isServiceError(refusal) ? refusal.options.members?.permission : undefined;
+  await recordRefusal({
+    ctx: createServiceContext(ctx.runtime, actor, ctx.requestId, ctx.client),
+    input: { action: "dashboard.call_refused", targetType: "procedure", targetId: path, details: { reason: refusal.message, ...(permission ? { permission } : {}) } },
+  });
+}
 
 /**
  * REST's input guard for every procedure, before its schema: strings PostgreSQL cannot store (NUL, unpaired

@@ -7,6 +7,7 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { withTransaction } from "@/server/db/transaction";
 import type { Executor } from "@/server/db/types";
 import { recordAudit } from "../audit/record";
+import { recordRefusal } from "../audit/record-refusal";
 import { inTransaction, requireMerchantId, type ServiceContext } from "../context";
 import { mailEnabled, sendMail } from "../email/send-mail";
 import { NotFoundError, ServiceError } from "../errors";
@@ -161,13 +162,33 @@ export async function acceptInvitation({ ctx, input }: { ctx: ServiceContext; in
   const { token } = validateInput(invitationTokenInput, input);
   const { actor } = ctx;
   if (actor.type !== "user") throw new ServiceError("forbidden", "Sign in with the invited email's merchant account to accept.");
+  // A refusal naming a team's invitation (used, revoked, expired, another person's) goes into that team's log, once
+  // the refused transaction has rolled back (recordRefusal).
+  let refused: { row: InvitationRow; reason: string } | undefined;
+  const onRefused = (row: InvitationRow, reason: string) => (refused = { row, reason });
+  try {
+    return await acceptAsSignedIn(ctx, actor, token, onRefused);
+  } catch (error) {
+    if (refused) {
+      const { row, reason } = refused;
+      await recordRefusal({ ctx, input: { action: "team.invitation_refused", targetType: "invitation", targetId: row.id, merchantId: row.merchantId, details: { reason } } });
+    }
+    throw error;
+  }
+}
+
+type Refused = (row: InvitationRow, reason: string) => void;
+
+async function acceptAsSignedIn(ctx: ServiceContext, actor: Extract<ServiceContext["actor"], { type: "user" }>, token: string, onRefused: Refused) {
   return withTransaction(ctx.db, async (tx) => {
-    const row = await liveInvitation(ctx, tx, token);
+    const row = await liveInvitation(ctx, tx, token, onRefused);
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, actor.userId)).limit(1);
     if (!user || user.email !== row.email) {
-      throw new ServiceError("forbidden", `This invitation is for ${row.email}. Sign out, then open the link again to accept it as that person.`);
+      const reason = `This invitation is for ${row.email}. Sign out, then open the link again to accept it as that person.`;
+      onRefused(row, reason);
+      throw new ServiceError("forbidden", reason);
     }
-    await spend(ctx, tx, token);
+    await spend(ctx, tx, token, onRefused);
     const now = ctx.now();
     const joined = await tx
       .insert(memberships)
@@ -189,7 +210,7 @@ async function memberRole(tx: Executor, merchantId: string, userId: string) {
 }
 
 /** The live invitation a token names; otherwise `invitation_invalid` saying why, the failure counted per address. */
-async function liveInvitation(ctx: ServiceContext, db: Executor, token: string): Promise<InvitationRow> {
+async function liveInvitation(ctx: ServiceContext, db: Executor, token: string, onRefused?: Refused): Promise<InvitationRow> {
   const address = (ctx.actor.type === "anonymous" && ctx.actor.ip) || (ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : "unknown");
   const throttle = failureThrottle("invitation_link", ctx.env.REDIS_URL);
   await throttle.check("links", address);
@@ -205,13 +226,14 @@ async function liveInvitation(ctx: ServiceContext, db: Executor, token: string):
           : null;
   if (why) {
     await throttle.recordFailure(null, address);
+    if (row) onRefused?.(row, why);
     throw new ServiceError("invitation_invalid", `${why} Ask the team's owner or an admin for a new one.`);
   }
   return row!;
 }
 
 /** Spends the link (one conditional UPDATE: two racing accepts cannot both pass). */
-async function spend(ctx: ServiceContext, tx: Executor, token: string): Promise<InvitationRow> {
+async function spend(ctx: ServiceContext, tx: Executor, token: string, onRefused?: Refused): Promise<InvitationRow> {
   const now = ctx.now();
   const [row] = await tx
     .update(invitations)
@@ -219,7 +241,7 @@ async function spend(ctx: ServiceContext, tx: Executor, token: string): Promise<
     .where(and(eq(invitations.tokenHash, digestToken(token)), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
     .returning();
   if (!row) {
-    await liveInvitation(ctx, tx, token); // throws, saying why
+    await liveInvitation(ctx, tx, token, onRefused); // throws, saying why
     throw new ServiceError("invitation_invalid", "This invitation is no longer valid.");
   }
   return row;
