@@ -66,6 +66,14 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.waitForURL(/\/dashboard/);
 }
 
+/**
+ * Flips the header's test-mode switch and waits for the page reload it makes once the mode is set: the switch can
+ * show its new state before that reload, and a page read or filled meanwhile is replaced under the test.
+ */
+export async function flipTestMode(page: Page) {
+  await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
+}
+
 export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);

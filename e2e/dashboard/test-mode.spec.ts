@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createPaymentOverRest, expectAccessible, screenshot, signUpThroughForm, uniqueId } from "./helpers";
+import { createPaymentOverRest, expectAccessible, flipTestMode, screenshot, signUpThroughForm, uniqueId } from "./helpers";
 
 test("test mode: make a test key, record a test payment with it, see it only with the switch on", async ({ page, request }, testInfo) => {
   const merchant = await signUpThroughForm(page);
@@ -47,8 +47,7 @@ test("test mode: make a test key, record a test payment with it, see it only wit
   // The switch stays on across pages and reloads until turned off.
   await page.goto("/dashboard/payments");
   await expect(page.getByRole("table")).toContainText(testId);
-  // The switch reloads the page once the mode is set: act on the page after that reload.
-  await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
+  await flipTestMode(page);
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");
   await expect(page.locator(".test-mode-banner")).toHaveCount(0);
   await expect(page.getByRole("table")).toContainText(liveId);

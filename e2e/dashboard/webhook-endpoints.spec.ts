@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createPaymentOverRest, expectAccessible, screenshot, signUpThroughForm, uniqueId } from "./helpers";
+import { createPaymentOverRest, expectAccessible, flipTestMode, screenshot, signUpThroughForm, uniqueId } from "./helpers";
 import { startReceiver } from "./receiver";
 
 /** A `datetime-local` value some minutes ago (the browser and this process share the machine's clock and zone). */
@@ -114,8 +114,7 @@ for (const { name, width } of [
       expect(await sidewaysOverflow(page)).toEqual({ by: 0, wide: [] });
 
       // Test mode: the live URL and secret are not on the page; test endpoints are.
-      // The switch reloads the page once the mode is set: act on the page after that reload.
-      await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
+      await flipTestMode(page);
       await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
       await expect(page.getByRole("heading", { name: "Test endpoints" })).toBeVisible();
       await expect(page.getByText("No endpoints yet.")).toBeVisible();

@@ -5,6 +5,7 @@ import {
   downloaded,
   expectAccessible,
   expectNoSidewaysScroll,
+  flipTestMode,
   PHONE,
   screenshot,
   sdk,
@@ -26,8 +27,7 @@ test("test mode: sign up → add the webhook URL → invoice over REST → check
     // The dashboard in test mode: a test key, and the webhook URL as a test endpoint (its secret shown once).
     await page.goto("/dashboard/keys");
     await expect(page.getByRole("table", { name: /API keys/ })).toContainText("sk_live_");
-    // The switch reloads the page once the mode is set: act on the page after that reload.
-    await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
+    await flipTestMode(page);
     await expect(page.locator(".test-mode-banner")).toBeVisible();
     await page.getByLabel("Name (optional)").fill("journey server");
     await page.getByLabel("Mode").selectOption("test");

@@ -4,7 +4,7 @@ import { dashboardAccess, navigationOf } from "../../src/server/auth/dashboard-r
 import { may, type MemberRole, type Permission } from "../../src/server/auth/permissions";
 import { declaredPermissions } from "../../src/server/trpc/callable";
 import { appRouter } from "../../src/server/trpc/router";
-import { createPaymentOverRest, DESKTOP, screenshot, signUpThroughForm } from "./support";
+import { createPaymentOverRest, DESKTOP, flipTestMode, screenshot, signUpThroughForm } from "./support";
 
 // The dashboard offers each member only what their role may do (docs/team-and-security.md, "What the UI offers").
 // Every control that calls a procedure is marked with it (`data-procedure`; a route handler's with its permission,
@@ -117,9 +117,7 @@ for (const role of ["viewer", "developer", "support"] as const) {
       }
       // In test mode the table's test-mode row applies (a developer makes test invoices): the switch is everyone's.
       await open(page, "/dashboard/invoices");
-      // The switch reloads the page once the mode is set: wait for that reload, not only the switch's new state,
-      // which can show before it (the page is read after the reload, never while it replaces the document).
-      await Promise.all([page.waitForEvent("load"), page.getByRole("switch", { name: "Test mode" }).click()]);
+      await flipTestMode(page);
       await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
       await page.waitForLoadState("networkidle");
       const offeredInTest = await page.locator("main [data-procedure]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-procedure")!));

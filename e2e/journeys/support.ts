@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Download, type Page, type TestInfo } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 
-export { createPaymentOverRest, expectAccessible, screenshot, signIn, signOut, signUpThroughForm, STAFF, uniqueId } from "../dashboard/helpers";
+export { createPaymentOverRest, expectAccessible, flipTestMode, screenshot, signIn, signOut, signUpThroughForm, STAFF, uniqueId } from "../dashboard/helpers";
 export { startReceiver } from "../dashboard/receiver";
 export { sdk } from "../api/sdk";
 
