@@ -1,10 +1,9 @@
-import { appendAuditRowUnlessRecent } from "@/server/db/sql/staff-reads";
-import { withTransaction } from "@/server/db/transaction";
-import type { ServiceContext } from "../context";
-import { auditRowOf, type AuditEntry } from "./record";
+import { actorId as actorIdOf, type ServiceContext } from "../context";
+import type { AuditEntry } from "./record";
+import { AUDIT_WINDOW_MS, recordOnceAWindow } from "./record-once-a-window";
 
 /** How long one audit row stands for the same actor's repeated refusals of the same thing. */
-export const REFUSAL_AUDIT_WINDOW_MS = 15 * 60 * 1000;
+export const REFUSAL_AUDIT_WINDOW_MS = AUDIT_WINDOW_MS;
 
 /**
  * Audits a refusal (docs/team-and-security.md, "Refusals in the audit log"): a restricted key outside its scope, a
@@ -21,15 +20,12 @@ export async function recordRefusal({
   ctx: ServiceContext;
   input: AuditEntry & { actorId?: string };
 }): Promise<"written" | "recent" | "failed"> {
-  const { actorId: actorIdOverride, ...entry } = input;
-  const row = auditRowOf(ctx, entry);
-  const actorId = actorIdOverride ?? row.actorId;
+  const actorId = input.actorId ?? actorIdOf(ctx.actor);
   if (!actorId) return "recent"; // an anonymous caller: the request log and the rate limits stand for it
   try {
-    const since = new Date(ctx.now().getTime() - REFUSAL_AUDIT_WINDOW_MS);
-    return (await withTransaction(ctx.db, (tx) => appendAuditRowUnlessRecent(tx, { ...row, actorId, since }, "refusal"))) ? "written" : "recent";
+    return (await recordOnceAWindow(ctx, { ...input, actorId }, "refusal")) ? "written" : "recent";
   } catch (error) {
-    ctx.log.warn({ err: error, requestId: ctx.requestId, action: entry.action }, "could not audit a refusal");
+    ctx.log.warn({ err: error, requestId: ctx.requestId, action: input.action }, "could not audit a refusal");
     return "failed";
   }
 }

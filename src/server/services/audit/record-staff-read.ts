@@ -1,10 +1,8 @@
-import { insertStaffReadUnlessRecent } from "@/server/db/sql/staff-reads";
-import { withTransaction } from "@/server/db/transaction";
 import type { ServiceContext } from "../context";
-import { auditRowOf } from "./record";
+import { AUDIT_WINDOW_MS, recordOnceAWindow } from "./record-once-a-window";
 
 /** How long one audit row stands for a staff member's repeated looks at the same view of a merchant. */
-export const STAFF_READ_AUDIT_WINDOW_MS = 15 * 60 * 1000;
+export const STAFF_READ_AUDIT_WINDOW_MS = AUDIT_WINDOW_MS;
 
 /** The views of one merchant's data that support staff open, each audited under its own action. */
 export const STAFF_READ_ACTIONS = {
@@ -47,8 +45,5 @@ export async function recordStaffRead({
   if (merchantId === null && input.view !== "system") return;
   const action = STAFF_READ_ACTIONS[input.view];
   const target = input.target ?? (merchantId ? { type: "merchant", id: merchantId } : { type: "system", id: "system" });
-  const now = ctx.now();
-  const since = new Date(now.getTime() - STAFF_READ_AUDIT_WINDOW_MS);
-  const row = { ...auditRowOf(ctx, { action, targetType: target.type, targetId: target.id, merchantId }), actorId: actor.userId, since };
-  await withTransaction(ctx.db, (tx) => insertStaffReadUnlessRecent(tx, row));
+  await recordOnceAWindow(ctx, { action, targetType: target.type, targetId: target.id, merchantId, actorId: actor.userId }, "staff-read");
 }

@@ -5,14 +5,6 @@ import { rowsOf } from "../rows";
 import { appendAuditRow, type AuditRowInput } from "./audit-chain";
 
 /**
- * Records a staff member's read of a view (services/audit/record-staff-read.ts) unless the same staff user read the
- * same view and target of the same merchant (null: the System page, of no one merchant) since `since`.
- */
-export async function insertStaffReadUnlessRecent(tx: Executor, read: AuditRowInput & { actorId: string; since: Date }): Promise<void> {
-  await appendAuditRowUnlessRecent(tx, read, "staff-read");
-}
-
-/**
  * Appends an audit row unless the same actor's entry of the same action and target for the same merchant (null: of no
  * one merchant) was written since `since`: one row standing for repeated ones (staff reads; a restricted key's
  * refusals). Run in a transaction: concurrent callers (a page's parallel queries, a key retrying in a loop) take
