@@ -20,7 +20,7 @@ import { sql } from "drizzle-orm";
 import { parseEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
 import { deliveryDepsFor } from "../src/server/background/start";
-import { avoidWholePartitionJoins, claimDueDeliveryIds, claimStatementFor, oldestLiveDelivery } from "../src/server/db/sql/claim-deliveries";
+import { avoidWholePartitionJoins, claimDueDeliveryRows, claimStatementFor, oldestLiveDelivery } from "../src/server/db/sql/claim-deliveries";
 import { DAY_LOGS, dropExpiredDays, ensureLogPartitions, partitionName } from "../src/server/db/sql/log-partitions";
 import { rowsOf } from "../src/server/db/rows";
 import { createLogger } from "../src/server/log";
@@ -96,7 +96,7 @@ async function main() {
         await db
           .transaction(async (tx) => {
             const at = new Date();
-            const claimed = await claimDueDeliveryIds(tx, { keyColumns: ENDPOINT_KEY_COLUMNS, now: at.toISOString(), lease: new Date(at.getTime() + 60_000).toISOString(), limit: 32, perEndpoint: 16 });
+            const claimed = await claimDueDeliveryRows(tx, { keyColumns: ENDPOINT_KEY_COLUMNS, now: at.toISOString(), lease: new Date(at.getTime() + 60_000).toISOString(), limit: 32, perEndpoint: 16 });
             if (claimed.length !== 32) throw new Error(`claimed ${claimed.length}, expected 32`);
             tx.rollback();
           })

@@ -22,7 +22,7 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of its own on the PostgreSQL server, dropped at the end. */
+/** A database of its own on the PostgreSQL server, dropped at the end (kept with BENCH_KEEP_DATABASE, to look into). */
 export async function createDatabase(): Promise<BenchDatabase> {
   const name = `bench_${process.pid}_${Date.now().toString(36)}`;
   await serverQuery(config.adminUrl, `create database ${name}`);
@@ -38,7 +38,8 @@ export async function createDatabase(): Promise<BenchDatabase> {
     drizzle: db,
     async drop() {
       await pool.end();
-      await serverQuery(config.adminUrl, `drop database if exists ${name} with (force)`);
+      if (process.env.BENCH_KEEP_DATABASE) console.log(`kept database ${name}`);
+      else await serverQuery(config.adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }

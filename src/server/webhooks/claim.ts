@@ -1,6 +1,7 @@
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import { events, webhookDeliveries, type EventRow, type WebhookDeliveryRow } from "@/server/db/schema";
-import { claimDueDeliveryIds } from "@/server/db/sql/claim-deliveries";
+import { tableRowOf } from "@/server/db/rows";
+import { claimDueDeliveryRows } from "@/server/db/sql/claim-deliveries";
 import type { Executor } from "@/server/db/types";
 import { ENDPOINT_KEY_COLUMNS } from "./endpoint-key";
 
@@ -33,23 +34,24 @@ export async function claimDueDeliveries(
 ): Promise<Claim[]> {
   if (input.limit <= 0) return [];
   // The claim statement (db/sql/claim-deliveries.ts): fair across endpoints, within each one's bound and breaker.
-  const ids = await claimDueDeliveryIds(db, {
+  const claimed = await claimDueDeliveryRows(db, {
     keyColumns: ENDPOINT_KEY_COLUMNS,
     now: input.now.toISOString(),
     lease: new Date(input.now.getTime() + input.leaseMs).toISOString(),
     limit: input.limit,
     perEndpoint: input.perEndpoint,
   });
-  if (ids.length === 0) return [];
-  const flags = new Map(ids.map((row) => [row.id, { moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true }]));
-  const rows = await db
-    .select({ delivery: webhookDeliveries, event: { id: events.id, type: events.type, data: events.data, createdAt: events.createdAt } })
-    .from(webhookDeliveries)
-    .innerJoin(events, and(eq(events.merchantId, webhookDeliveries.merchantId), eq(events.id, webhookDeliveries.eventId), eq(events.createdAt, webhookDeliveries.eventCreatedAt)))
-    .where(inArray(webhookDeliveries.id, [...flags.keys()]));
-  return rows
-    .filter((row): row is Claim => row.delivery.leaseExpiresAt !== null)
-    .map(({ delivery, event }) => ({ delivery: { ...delivery, ...flags.get(delivery.id) }, event }))
+  return claimed
+    .map((row) => {
+      const delivery = tableRowOf(webhookDeliveries, row);
+      const event: DeliveredEvent = {
+        id: delivery.eventId,
+        type: row.event_type,
+        data: events.data.mapFromDriverValue(row.event_data) as EventRow["data"],
+        createdAt: delivery.eventCreatedAt,
+      };
+      return { delivery: { ...delivery, leaseExpiresAt: delivery.leaseExpiresAt!, moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true }, event };
+    })
     .sort((a, b) => (a.delivery.nextAttemptAt?.getTime() ?? 0) - (b.delivery.nextAttemptAt?.getTime() ?? 0));
 }
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
-import { webhookDeliveries, webhookEndpointBreakers } from "../schema";
+import { events, webhookDeliveries, webhookEndpointBreakers, type EventRow } from "../schema";
 import { withTransaction } from "../transaction";
 import type { Executor } from "../types";
 
@@ -15,7 +15,8 @@ const CLAIM_LOCK_ID = 724_011_3002;
  *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
  * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn (and whether the
  *   share was filled: then more may be due, and the worker claims again as soon as one of them ends);
- * - `chosen`, `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked.
+ * - `chosen`, `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked;
+ * - `claimed`: the picked rows leased, returned whole with their events (the worker needs nothing else to send).
  * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
  * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
  */
@@ -63,12 +64,19 @@ with recursive endpoints as (
     where d.merchant_id = c.merchant_id and d.id = c.id and d.event_created_at = c.event_created_at and d.status = 'pending' and ${live}
     for update skip locked
   ) l
+), claimed as (
+  update ${webhookDeliveries} d
+  set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
+  from picked
+  where d.merchant_id = picked.merchant_id and d.id = picked.id and d.event_created_at = picked.event_created_at and ${live}
+  returning d.*, picked.more_due, picked.breaker_counting
 )
-update ${webhookDeliveries} d
-set status = 'delivering', lease_expires_at = ${input.lease}::text::timestamptz, updated_at = ${input.now}::text::timestamptz
-from picked
-where d.merchant_id = picked.merchant_id and d.id = picked.id and d.event_created_at = picked.event_created_at and ${live}
-returning d.id, picked.more_due, picked.breaker_counting`;
+-- Each claimed row with its event, found by the event's whole key (a row at a time, in its one partition): read
+-- here, not by a second statement on the claimed ids, which the planner (its estimates for a few ids off by
+-- thousands right after a burst) answered by reading both logs whole, slower with every delivery made.
+select c.*, e.type as event_type, e.data as event_data from claimed c cross join lateral (
+  select e.type, e.data from ${events} e where e.merchant_id = c.merchant_id and e.id = c.event_id and e.created_at = c.event_created_at
+) e`;
 
 interface ClaimInput {
   keyColumns: readonly string[];
@@ -79,7 +87,7 @@ interface ClaimInput {
 }
 
 /**
- * The claim's statement (without what claimDueDeliveryIds does first; the bench explains it). `oldestLive` is the
+ * The claim's statement (without what claimDueDeliveryRows does first; the bench explains it). `oldestLive` is the
  * oldest partition key of a delivery pending or in flight: written as a literal, it lets the planner leave out
  * every day's partition before it (docs/operations.md, "Partitions and retention").
  */
@@ -106,8 +114,11 @@ export async function avoidWholePartitionJoins(tx: Executor): Promise<void> {
   await tx.execute(sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
 }
 
-export interface ClaimedId {
-  id: string;
+/** A claimed delivery as the driver gives it (db/rows.ts reads it through the table's columns), with its event and flags. */
+export interface ClaimedRow extends Record<string, unknown> {
+  /** The events table's `type` (a text column that holds only the catalogue's types). */
+  event_type: EventRow["type"];
+  event_data: unknown;
   /** The delivery's endpoint had as many due deliveries as it could take, or more. */
   more_due: boolean;
   /** The endpoint's breaker has failures counted. */
@@ -115,10 +126,10 @@ export interface ClaimedId {
 }
 
 /**
- * Takes the claim lock, then claims: resolves with the claimed deliveries' ids and flags. `keyColumns` are the
- * columns that name one endpoint (webhooks/endpoint-key.ts). `now` and `lease` are ISO texts.
+ * Takes the claim lock, then claims: resolves with the claimed deliveries, each with its event and flags.
+ * `keyColumns` are the columns that name one endpoint (webhooks/endpoint-key.ts). `now` and `lease` are ISO texts.
  */
-export async function claimDueDeliveryIds(db: Executor, input: ClaimInput): Promise<ClaimedId[]> {
+export async function claimDueDeliveryRows(db: Executor, input: ClaimInput): Promise<ClaimedRow[]> {
   return withTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
     // Which days' partitions can hold due work: one probe of each day's small index of live deliveries. None: nothing to claim.
@@ -126,7 +137,6 @@ export async function claimDueDeliveryIds(db: Executor, input: ClaimInput): Prom
     if (!oldestLive) return [];
     const statement = claimStatementFor(input, oldestLive);
     await avoidWholePartitionJoins(tx);
-    // Ids and flags only (text and booleans in both drivers): the rows come back through drizzle's columns.
-    return rowsOf<ClaimedId>(await tx.execute(statement));
+    return rowsOf<ClaimedRow>(await tx.execute(statement));
   });
 }
