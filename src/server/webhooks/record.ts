@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Logger } from "pino";
 import { isTestSendEvent } from "@/lib/event-types";
 import { newId } from "@/lib/ids";
@@ -89,6 +89,15 @@ function planAttempt(deps: RecorderDeps, { delivery, event }: Pick<Claim, "deliv
   };
 }
 
+/**
+ * The delivery's partition key, to the millisecond its Date holds (the column may hold microseconds): as
+ * constants, they let the update be planned for, and read, the one partition that holds the row, not every day's
+ * (docs/operations.md, "Partitions and retention"). Planning for all of them was the recorder's main cost.
+ */
+function withinPartitionKey(eventCreatedAt: Date) {
+  return [gte(webhookDeliveries.eventCreatedAt, eventCreatedAt), lt(webhookDeliveries.eventCreatedAt, new Date(eventCreatedAt.getTime() + 1))];
+}
+
 /*
  * One transaction for a batch of attempts: each moves its delivery on only while the delivery is still
  * `delivering` under the lease it was claimed with (a worker that lost its claim changes nothing), every
@@ -106,8 +115,9 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
           .set({ ...next, nextTrigger: "scheduled", leaseExpiresAt: null, updatedAt: now })
           .where(
             and(
-              eq(webhookDeliveries.id, delivery.id),
               eq(webhookDeliveries.merchantId, delivery.merchantId),
+              eq(webhookDeliveries.id, delivery.id),
+              ...withinPartitionKey(delivery.eventCreatedAt),
               eq(webhookDeliveries.status, "delivering"),
               eq(webhookDeliveries.leaseExpiresAt, delivery.leaseExpiresAt),
             ),

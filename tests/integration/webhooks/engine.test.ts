@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "../../../src/server/db/rows";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliveryAttempts, webhookDeliveries } from "../../../src/server/db/schema";
@@ -140,6 +141,22 @@ describe("webhook delivery engine", () => {
     expect(row.failedAt).toBeInstanceOf(Date);
     expect(await deliverDueNow(deps())).toBe(0);
     expect(receiver.received).toHaveLength(3);
+  });
+
+  it("delivers and records a delivery whose event time holds microseconds (written by SQL, or moved by a migration)", async () => {
+    const { event, deliveryId } = await emit();
+    // The service writes times from a JS Date (milliseconds); a row written in SQL carries the database's microseconds.
+    const [moved] = rowsOf<{ at: string }>(
+      await runtime.database.db.execute(sql`
+        with e as (update events set created_at = created_at + interval '123 microseconds' where id = ${event.id} returning created_at)
+        update webhook_deliveries set event_created_at = (select created_at from e) where id = ${deliveryId} returning event_created_at::text as at`),
+    );
+    expect(moved!.at).toMatch(/\.\d{6}\+00$/);
+
+    expect(await deliverDueNow(deps())).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    expect(await delivery(deliveryId)).toMatchObject({ status: "delivered", attemptCount: 1, leaseExpiresAt: null });
+    expect(await attempts(deliveryId)).toHaveLength(1);
   });
 
   it("records connection errors by class", async () => {
