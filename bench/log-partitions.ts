@@ -76,10 +76,15 @@ async function main() {
     for (let i = 0; i < 15; i++) {
       endpoints.push((await createEndpoint({ ctx, input: { url: `${hookUrl}/${i}` } })).endpoint.id);
     }
+    // The due deliveries' events too: a claim returns each delivery with its event.
     await db.execute(sql`
+      with ev as (
+        insert into events (id, merchant_id, type, data, created_at)
+        select 'evt_due' || g, ${merchant.id}, 'payment.confirmed', '{}'::jsonb, now() from generate_series(1, 200) g
+        returning id, created_at)
       insert into webhook_deliveries (id, merchant_id, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, created_at, updated_at)
-      select 'whd_due' || lpad(g::text, 19, '0'), ${merchant.id}, 'evt_due' || g, now(), (${`{${endpoints.join(",")}}`}::text[])[1 + g % 15], ${hookUrl}, 'pending', now() - interval '1 minute', now(), now()
-      from generate_series(1, 200) g`);
+      select 'whd_due' || lpad(substr(id, 8), 19, '0'), ${merchant.id}, id, created_at, (${`{${endpoints.join(",")}}`}::text[])[1 + substr(id, 8)::int % 15], ${hookUrl}, 'pending', now() - interval '1 minute', now(), now()
+      from ev`);
     const fill = async (from: number, to: number) => {
       for (let start = from; start < to; start += 50_000) {
         await db.execute(sql`
