@@ -60,9 +60,11 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_due_idx")
       .on(table.endpointId, table.nextAttemptAt, table.id)
       .where(sql`${table.status} = 'pending'`),
-    // The oldest day that holds a delivery pending or in flight: the claim reads no partition before it.
-    index("webhook_deliveries_live_idx")
-      .on(table.eventCreatedAt)
+    // The oldest (UTC) day that holds a delivery pending or in flight: the claim reads no partition before it. On
+    // the day, not the time: an index on the time also served the claim's bound on it, and whenever the statistics
+    // predated a burst the planner read every live row by time on each claim (db/sql/claim-deliveries.ts).
+    index("webhook_deliveries_live_day_idx")
+      .on(sql`((${table.eventCreatedAt} at time zone 'UTC')::date)`)
       .where(sql`${table.status} in ('pending', 'delivering')`),
     index("webhook_deliveries_lease_idx")
       .on(table.leaseExpiresAt)
