@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
+import { rowsOf } from "../../src/server/db/rows";
 import type { Database } from "../../src/server/db/types";
 
-/** Both drivers answer `db.execute()` with `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
+// The service's own reader of a raw statement's rows (both drivers answer `db.execute()` with `{ rows }`).
+export { rowsOf };
 
 /** Every row of every table in the public schema, as one string: for "this secret is stored nowhere" checks. */
 export async function dumpAllTables(db: Database): Promise<string> {
