@@ -1,7 +1,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import { events, webhookDeliveries, type EventRow, type WebhookDeliveryRow } from "@/server/db/schema";
 import { tableRowOf } from "@/server/db/rows";
-import { claimDueDeliveryRows } from "@/server/db/sql/claim-deliveries";
+import { claimDueDeliveryRows, type LiveSpan } from "@/server/db/sql/claim-deliveries";
 import type { Executor } from "@/server/db/types";
 import { ENDPOINT_KEY_COLUMNS } from "./endpoint-key";
 
@@ -26,11 +26,12 @@ export interface Claim {
 /**
  * Claims up to `limit` due deliveries, fairly across endpoints and within each endpoint's bound, and leases them
  * for `leaseMs`. The lease makes the claim outlive the statement, and expire if the claimant dies
- * (`releaseExpiredLeases` hands such rows back).
+ * (`releaseExpiredLeases` hands such rows back). `live`: the days to look in (live-span.ts); read by the claim when
+ * not given.
  */
 export async function claimDueDeliveries(
   db: Executor,
-  input: { limit: number; leaseMs: number; now: Date; perEndpoint: number },
+  input: { limit: number; leaseMs: number; now: Date; perEndpoint: number; live?: LiveSpan },
 ): Promise<Claim[]> {
   if (input.limit <= 0) return [];
   // The claim statement (db/sql/claim-deliveries.ts): fair across endpoints, within each one's bound and breaker.
@@ -40,6 +41,7 @@ export async function claimDueDeliveries(
     lease: new Date(input.now.getTime() + input.leaseMs).toISOString(),
     limit: input.limit,
     perEndpoint: input.perEndpoint,
+    live: input.live,
   });
   return claimed
     .map((row) => {

@@ -2,6 +2,7 @@ import { unredacted } from "@/server/log";
 import { attemptDelivery, withSigningSecrets, type DeliveryDeps, type LoadedDelivery } from "./attempt";
 import { claimDueDeliveries, releaseExpiredLeases } from "./claim";
 import { createHeldBackEndpoints } from "./held-back-endpoints";
+import { createLiveSpanReader } from "./live-span";
 import { endpointKeyOf, endpointKeyText } from "./endpoint-key";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
 import { createAttemptRecorder } from "./record";
@@ -25,7 +26,7 @@ export interface WorkerOptions {
 
 export const WORKER_DEFAULTS = { concurrency: 256, perEndpoint: 16, pollIntervalMs: 1_000, leaseMs: 60_000 } as const;
 
-/** How often a worker hands the deliveries of dead workers (expired leases) back to the queue. */
+/** How often a worker hands the deliveries of dead workers (expired leases) back to the queue, and re-reads the days its claims look in. */
 const RELEASE_EVERY_MS = 1_000;
 
 export interface WebhookWorker {
@@ -57,6 +58,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   const inFlight = new Set<Promise<void>>();
   const heldBack = createHeldBackEndpoints(perEndpoint);
   const alarm = createAlarm();
+  const liveSpanAt = createLiveSpanReader(RELEASE_EVERY_MS);
   let running = true;
   let lastRelease = -Infinity;
 
@@ -96,7 +98,8 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       lastRelease = now.getTime();
     }
     heldBack.claiming();
-    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint });
+    const live = await liveSpanAt(deps.db, now);
+    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint, live });
     (await withSigningSecrets(deps, claimed)).forEach(run);
     return claimed.length === free;
   };

@@ -233,6 +233,26 @@ describe("webhook delivery engine", () => {
     expect(receiver.received).toHaveLength(5);
   });
 
+  it("delivers a retry whose event is from an earlier day while it claims today's deliveries (the days its claims look in)", async () => {
+    receiver.respond = (_request, response) => response.writeHead(503).end("down");
+    const { deliveryId: older } = await emit({ n: "yesterday" });
+    const worker = startWebhookWorker(deps(), { pollIntervalMs: 10 });
+    try {
+      while (receiver.received.length < 1) await new Promise((r) => setTimeout(r, 10));
+      while ((await delivery(older))?.attemptCount !== 1) await new Promise((r) => setTimeout(r, 10));
+      // A day later the retry is due, in yesterday's partition; a new event's delivery lands in today's.
+      receiver.respond = (_request, response) => response.writeHead(200).end("ok");
+      runtime.advanceTime(24 * 60 * 60 * 1000);
+      const { deliveryId: newer } = await emit({ n: "today" });
+      while ((await delivery(older))?.status !== "delivered" || (await delivery(newer))?.status !== "delivered") {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      await worker.stop();
+    }
+    expect(receiver.received).toHaveLength(3);
+  });
+
   it("lets an attempt in flight finish and be recorded when the worker stops", async () => {
     receiver.respond = (_request, response) => setTimeout(() => response.writeHead(200).end("slow ok"), 300);
     const { deliveryId } = await emit();

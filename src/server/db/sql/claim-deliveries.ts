@@ -43,10 +43,10 @@ with recursive endpoints as (
   left join ${webhookEndpointBreakers} b on (${key("b")}) = (${key("e")})
   left join busy on (${key("busy")}) = (${key("e")})
 ), candidates as (
-  select c.merchant_id, c.id, c.event_created_at, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn,
+  select ${key("c")}, c.merchant_id, c.id, c.event_created_at, c.next_attempt_at, row_number() over (partition by ${key("s")} order by c.next_attempt_at, c.id) as turn,
     count(*) over (partition by ${key("s")}) >= s.share as more_due, s.breaker_counting
   from shares s cross join lateral (
-    select d.merchant_id, d.id, d.event_created_at, d.next_attempt_at from ${webhookDeliveries} d
+    select ${key("d")}, d.merchant_id, d.id, d.event_created_at, d.next_attempt_at from ${webhookDeliveries} d
     where d.status = 'pending' and ${live} and (${key("d")}) = (${key("s")}) and d.next_attempt_at <= ${input.now}::text::timestamptz
     order by d.next_attempt_at, d.id
     limit greatest(s.share, 0)
@@ -58,10 +58,13 @@ with recursive endpoints as (
   -- Each chosen row by its whole primary key (the planner, without statistics on PGlite, would otherwise walk the
   -- whole backlog once per candidate), locked as it is taken. The whole key, partition key included, lets the
   -- lookup and the update read the one partition that holds the row, not probe every day's (the claim's cost
-  -- stays flat as the table grows: BENCHMARKS.md, "Time-partitioned logs").
+  -- stays flat as the table grows: BENCHMARKS.md, "Time-partitioned logs"). And by its whole key in the
+  -- endpoint-due index as well: whichever index the planner picks (on statistics taken before a burst, the
+  -- endpoint-due one looks smallest), the lookup is a seek, not a walk of that index once per candidate.
   select l.merchant_id, l.id, l.event_created_at, c.more_due, c.breaker_counting from chosen c cross join lateral (
     select d.merchant_id, d.id, d.event_created_at from ${webhookDeliveries} d
-    where d.merchant_id = c.merchant_id and d.id = c.id and d.event_created_at = c.event_created_at and d.status = 'pending' and ${live}
+    where d.merchant_id = c.merchant_id and d.id = c.id and d.event_created_at = c.event_created_at
+      and (${key("d")}) = (${key("c")}) and d.next_attempt_at = c.next_attempt_at and d.status = 'pending' and ${live}
     for update skip locked
   ) l
 ), claimed as (
@@ -86,30 +89,42 @@ interface ClaimInput {
   perEndpoint: number;
 }
 
-/**
- * The claim's statement (without what claimDueDeliveryRows does first; the bench explains it). `oldestLiveDay` is
- * the start of the day of the oldest partition key of a delivery pending or in flight: written as a literal, it
- * lets the planner leave out every day's partition before it (docs/operations.md, "Partitions and retention").
- */
-export function claimStatementFor(input: ClaimInput, oldestLiveDay: Date): SQL {
-  const key = (alias: string) => sql.raw(input.keyColumns.map((column) => `${alias}.${column}`).join(", "));
-  return claimStatement(key, input, sql.raw(`d.event_created_at >= '${oldestLiveDay.toISOString()}'::timestamptz`));
+/** The days whose partitions can hold a delivery pending or in flight: from the start of the first to the end of the last. */
+export interface LiveSpan {
+  from: Date;
+  to: Date;
 }
 
 /**
- * The start of the (UTC) day of the oldest partition key of a delivery pending or in flight (a small partial index
- * on the day, webhook_deliveries_live_day_idx), or null when there is none. The day, not the key itself: both leave
- * out the same partitions (a day each), but a bound inside the day, on an index of the time, looked selective to
- * the planner whenever the day's statistics predated the newest rows, and it then read every live row by time
+ * The claim's statement (without what claimDueDeliveryRows does first; the bench explains it). The live span,
+ * written as literals, lets the planner leave out every day's partition outside it (docs/operations.md, "Partitions
+ * and retention"): usually all but today's, so the loose index scan of the endpoints reads one index in order, and
+ * the statement is planned for one partition rather than for every day made ahead and the default one.
+ */
+export function claimStatementFor(input: ClaimInput, live: LiveSpan): SQL {
+  const key = (alias: string) => sql.raw(input.keyColumns.map((column) => `${alias}.${column}`).join(", "));
+  const bound = `d.event_created_at >= '${live.from.toISOString()}'::timestamptz and d.event_created_at < '${live.to.toISOString()}'::timestamptz`;
+  return claimStatement(key, input, sql.raw(bound));
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The (UTC) days of the oldest and newest partition keys of a delivery pending or in flight (a small partial index
+ * on the day, webhook_deliveries_live_day_idx), or null when there is none. Days, not the keys themselves: both
+ * leave out the same partitions (a day each), but a bound inside the day, on an index of the time, looked selective
+ * to the planner whenever the day's statistics predated the newest rows, and it then read every live row by time
  * instead of each endpoint's by its index, on every claim (case 5 fell from 674 to 278 deliveries/s).
  */
-export async function oldestLiveDay(db: Executor): Promise<Date | null> {
-  const [row] = rowsOf<{ day: string | null }>(
+export async function liveSpan(db: Executor): Promise<LiveSpan | null> {
+  const [row] = rowsOf<{ first: string | null; last: string | null }>(
     await db.execute(sql`
-      select to_char(min((event_created_at at time zone 'UTC')::date), 'YYYY-MM-DD') as day
+      select to_char(min((event_created_at at time zone 'UTC')::date), 'YYYY-MM-DD') as first,
+        to_char(max((event_created_at at time zone 'UTC')::date), 'YYYY-MM-DD') as last
       from ${webhookDeliveries} where status in ('pending', 'delivering')`),
   );
-  return row?.day ? new Date(`${row.day}T00:00:00.000Z`) : null;
+  if (!row?.first || !row.last) return null;
+  return { from: new Date(`${row.first}T00:00:00.000Z`), to: new Date(new Date(`${row.last}T00:00:00.000Z`).getTime() + DAY_MS) };
 }
 
 /**
@@ -135,13 +150,14 @@ export interface ClaimedRow extends Record<string, unknown> {
  * Takes the claim lock, then claims: resolves with the claimed deliveries, each with its event and flags.
  * `keyColumns` are the columns that name one endpoint (webhooks/endpoint-key.ts). `now` and `lease` are ISO texts.
  */
-export async function claimDueDeliveryRows(db: Executor, input: ClaimInput): Promise<ClaimedRow[]> {
+export async function claimDueDeliveryRows(db: Executor, input: ClaimInput & { live?: LiveSpan }): Promise<ClaimedRow[]> {
   return withTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
-    // Which days' partitions can hold due work: one probe of each day's small index of live deliveries. None: nothing to claim.
-    const oldestDay = await oldestLiveDay(tx);
-    if (!oldestDay) return [];
-    const statement = claimStatementFor(input, oldestDay);
+    // Which days' partitions can hold due work: the caller's span (the worker's, webhooks/live-span.ts), or read now.
+    // None: nothing to claim.
+    const live = input.live ?? (await liveSpan(tx));
+    if (!live) return [];
+    const statement = claimStatementFor(input, live);
     await avoidWholePartitionJoins(tx);
     return rowsOf<ClaimedRow>(await tx.execute(statement));
   });
