@@ -80,6 +80,8 @@ test("support staff: search a payment → open the merchant → upload a settlem
 // "View as merchant" (docs/team-and-security.md): staff open a merchant's own dashboard read-only, with a reason,
 // for at most an hour, under a banner; nothing can be changed; every page opened is in the merchant's audit log.
 test("support staff: view as merchant with a reason → the merchant's payments under the banner → nothing to change → stop → audit log", async ({ page, baseURL }, testInfo) => {
+  // A long journey (two sign-ins, a dozen pages, two phone-width screenshots): it took over a minute on a loaded CI machine.
+  test.slow();
   const suffix = randomBytes(4).toString("hex");
   const registered = await sdk(baseURL, undefined, { "x-forwarded-for": `10.${randomBytes(3).join(".")}` }).POST("/merchant/register", {
     body: { name: `Viewed Shop ${suffix}`, email: `viewed-${suffix}@e2e.example`, password: `e2e password ${suffix}` },
