@@ -1,8 +1,9 @@
+import { liveSpan, type LiveSpan } from "@/server/db/sql/claim-deliveries";
 import { unredacted } from "@/server/log";
 import { attemptDelivery, withSigningSecrets, type DeliveryDeps, type LoadedDelivery } from "./attempt";
 import { claimDueDeliveries, releaseExpiredLeases } from "./claim";
 import { createHeldBackEndpoints } from "./held-back-endpoints";
-import { createLiveSpanReader } from "./live-span";
+import { withToday } from "./live-span";
 import { endpointKeyOf, endpointKeyText } from "./endpoint-key";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
 import { createAttemptRecorder } from "./record";
@@ -58,9 +59,10 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   const inFlight = new Set<Promise<void>>();
   const heldBack = createHeldBackEndpoints(perEndpoint);
   const alarm = createAlarm();
-  const liveSpanAt = createLiveSpanReader(RELEASE_EVERY_MS);
   let running = true;
   let lastRelease = -Infinity;
+  /** The days holding live deliveries, as last read (live-span.ts). */
+  let liveRead: LiveSpan | null = null;
 
   const run = (loaded: LoadedDelivery) => {
     const { delivery } = loaded;
@@ -95,11 +97,11 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
     const now = deps.now();
     if (Math.abs(now.getTime() - lastRelease) >= RELEASE_EVERY_MS) {
       await releaseExpiredLeases(deps.db, now);
+      liveRead = await liveSpan(deps.db);
       lastRelease = now.getTime();
     }
     heldBack.claiming();
-    const live = await liveSpanAt(deps.db, now);
-    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint, live });
+    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint, live: withToday(liveRead, now) });
     (await withSigningSecrets(deps, claimed)).forEach(run);
     return claimed.length === free;
   };

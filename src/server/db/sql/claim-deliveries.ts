@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
+import { nextPeriod } from "./log-partitions";
 import { events, webhookDeliveries, webhookEndpointBreakers, type EventRow } from "../schema";
 import { withTransaction } from "../transaction";
 import type { Executor } from "../types";
@@ -107,8 +108,6 @@ export function claimStatementFor(input: ClaimInput, live: LiveSpan): SQL {
   return claimStatement(key, input, sql.raw(bound));
 }
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * The (UTC) days of the oldest and newest partition keys of a delivery pending or in flight (a small partial index
  * on the day, webhook_deliveries_live_day_idx), or null when there is none. Days, not the keys themselves: both
@@ -124,7 +123,7 @@ export async function liveSpan(db: Executor): Promise<LiveSpan | null> {
       from ${webhookDeliveries} where status in ('pending', 'delivering')`),
   );
   if (!row?.first || !row.last) return null;
-  return { from: new Date(`${row.first}T00:00:00.000Z`), to: new Date(new Date(`${row.last}T00:00:00.000Z`).getTime() + DAY_MS) };
+  return { from: new Date(`${row.first}T00:00:00.000Z`), to: nextPeriod(new Date(`${row.last}T00:00:00.000Z`), "day") };
 }
 
 /**
