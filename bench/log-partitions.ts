@@ -20,7 +20,7 @@ import { sql } from "drizzle-orm";
 import { parseEnv } from "../src/env";
 import { newId } from "../src/lib/ids";
 import { deliveryDepsFor } from "../src/server/background/start";
-import { avoidWholePartitionJoins, claimDueDeliveryRows, claimStatementFor, liveSpan } from "../src/server/db/sql/claim-deliveries";
+import { claimDueDeliveryRows, claimStatementFor, liveSpan, takeClaimLock } from "../src/server/db/sql/claim-deliveries";
 import { DAY_LOGS, dropExpiredDays, ensureLogPartitions, partitionName } from "../src/server/db/sql/log-partitions";
 import { rowsOf } from "../src/server/db/rows";
 import { createLogger } from "../src/server/log";
@@ -117,7 +117,7 @@ async function main() {
           .transaction(async (tx) => {
             const input = { keyColumns: ENDPOINT_KEY_COLUMNS, now: at.toISOString(), lease: new Date(at.getTime() + 60_000).toISOString(), limit: 32, perEndpoint: 16 };
             const statement = claimStatementFor(input, (await liveSpan(tx))!);
-            await avoidWholePartitionJoins(tx);
+            await takeClaimLock(tx);
             const plan = rowsOf<Record<string, string>>(await tx.execute(sql`explain (analyze, buffers, summary) ${statement}`));
             console.log(plan.map((row) => Object.values(row)[0]).join("\n"));
             tx.rollback();

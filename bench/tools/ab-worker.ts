@@ -9,7 +9,7 @@
  * The other checkout needs its own `node_modules` (a link to this one's is enough when the dependencies match).
  * Each round starts the worker (`--concurrency 32 --poll 100ms`, as case 5), releases the backlog, waits until
  * every delivery is recorded as delivered, and stops it. `endpoints` > 1 spreads the backlog over that many
- * endpoints of the merchant (case 7's healthy side: 20). Prints one JSON line per round and a summary.
+ * endpoints of the merchant (at most 16, a merchant's limit; case 7 spreads its 20 over merchants). Prints one JSON line per round and a summary.
  */
 import { spawn } from "node:child_process";
 import http from "node:http";

@@ -27,11 +27,11 @@ export interface Claim {
  * Claims up to `limit` due deliveries, fairly across endpoints and within each endpoint's bound, and leases them
  * for `leaseMs`. The lease makes the claim outlive the statement, and expire if the claimant dies
  * (`releaseExpiredLeases` hands such rows back). `live`: the days to look in (live-span.ts); read by the claim when
- * not given.
+ * not given. `answered`: the claimant's deliveries answered 2xx and still being recorded, whose slots are free.
  */
 export async function claimDueDeliveries(
   db: Executor,
-  input: { limit: number; leaseMs: number; now: Date; perEndpoint: number; live?: LiveSpan },
+  input: { limit: number; leaseMs: number; now: Date; perEndpoint: number; live?: LiveSpan; answered?: readonly string[] },
 ): Promise<Claim[]> {
   if (input.limit <= 0) return [];
   // The claim statement (db/sql/claim-deliveries.ts): fair across endpoints, within each one's bound and breaker.
@@ -42,6 +42,7 @@ export async function claimDueDeliveries(
     limit: input.limit,
     perEndpoint: input.perEndpoint,
     live: input.live,
+    answered: input.answered,
   });
   return claimed
     .map((row) => {

@@ -6,14 +6,17 @@ import { createHeldBackEndpoints } from "./held-back-endpoints";
 import { withToday } from "./live-span";
 import { endpointKeyOf, endpointKeyText } from "./endpoint-key";
 import { CONNECT_TIMEOUT_MS, createAgentPool, TOTAL_TIMEOUT_MS } from "./http-sender";
-import { createAttemptRecorder } from "./record";
+import { createAttemptRecorder, type AttemptRecorder } from "./record";
 import { WAKE_CHANNEL } from "./wake";
 
 /** Subscribes to a notification channel; resolves with the way to unsubscribe (the database handle's `listen`). */
 export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
 
 export interface WorkerOptions {
-  /** Requests in flight at once in this process: sized for network waits, not CPU. */
+  /**
+   * Requests in flight at once in this process: sized for network waits, not CPU. As many answers again may wait
+   * for their records; past that, the worker claims nothing until records catch up.
+   */
   concurrency?: number;
   /** Deliveries of one endpoint in flight at once, across every worker on the database. */
   perEndpoint?: number;
@@ -42,8 +45,13 @@ export interface WebhookWorker {
  * interval. Any
  * number of these may run against one database, in web processes and in `npm run worker` processes alike.
  *
- * Memory: at most `concurrency` attempts are open, each holding its request body and at most 16 KiB of the
- * answer (http-sender.ts); an attempt keeps its slot until it is recorded, so a slow database slows claiming.
+ * Slots: a request holds its worker slot, and its endpoint's, until its answer arrives. A 2xx answer frees both at
+ * once (the next claim leaves it out of the endpoint's count: claim.ts) while its record is written in a batch;
+ * any other outcome holds them until recorded, so the endpoint's breaker sees a failure before another request goes.
+ * Releasing at the answer, not the record, is what lets one endpoint pass 1,000 deliveries/s (BENCHMARKS.md, case 5).
+ *
+ * Memory: at most `concurrency` requests are open, and as many answers wait for their records, each holding its
+ * request body and at most 16 KiB of the answer (http-sender.ts); a slow database slows claiming.
  */
 export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOptions = {}): WebhookWorker {
   const { concurrency, perEndpoint, pollIntervalMs, leaseMs } = { ...WORKER_DEFAULTS, ...options };
@@ -56,7 +64,12 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   const deps: DeliveryDeps = { ...baseDeps, agents: baseDeps.agents ?? ownAgents!, recorder: baseDeps.recorder ?? createAttemptRecorder(baseDeps) };
   // One line per attempt, of ids, codes and timings only (the receiver's answer is not logged): no redaction.
   const attemptLog = unredacted(deps.log);
+  /** Every attempt until it is recorded (what `stop` waits for). */
   const inFlight = new Set<Promise<void>>();
+  /** The deliveries whose requests await an answer (or whose failure awaits its record). */
+  const sending = new Set<string>();
+  /** The deliveries answered 2xx whose attempts are being recorded: their endpoint slots are free. */
+  const answered = new Set<string>();
   const heldBack = createHeldBackEndpoints(perEndpoint);
   const alarm = createAlarm();
   let running = true;
@@ -68,7 +81,25 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
     const { delivery } = loaded;
     const endpoint = endpointKeyText(endpointKeyOf(delivery));
     heldBack.started(endpoint);
-    const task = attemptDelivery(deps, loaded)
+    sending.add(delivery.id);
+    // Frees the attempt's worker and endpoint slots (once). Claim again when this frees what held work back: a slot
+    // of a full worker, or enough of its endpoint's bound; otherwise a claim would be wasted work.
+    const release = () => {
+      if (!sending.has(delivery.id)) return;
+      const wasFull = sending.size >= concurrency;
+      sending.delete(delivery.id);
+      const endpointReady = heldBack.ended(endpoint, delivery.moreDue === true);
+      if (wasFull || endpointReady) alarm.ring();
+    };
+    const recorder: AttemptRecorder = {
+      record(claim, outcome, sentAt) {
+        if (!outcome.ok) return deps.recorder!.record(claim, outcome, sentAt);
+        answered.add(delivery.id);
+        release();
+        return deps.recorder!.record(claim, outcome, sentAt).finally(() => answered.delete(delivery.id));
+      },
+    };
+    const task = attemptDelivery({ ...deps, recorder }, loaded)
       .then(({ result, outcome }) => {
         attemptLog.info(
           { deliveryId: delivery.id, result, statusCode: outcome.statusCode, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs },
@@ -80,19 +111,19 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
         deps.log.error({ err: error, deliveryId: delivery.id }, "webhook attempt could not be made or recorded");
       })
       .finally(() => {
-        const wasFull = inFlight.size >= concurrency;
+        release();
+        const recordsWereFull = recording() >= concurrency;
         inFlight.delete(task);
-        // Claim again when this frees what held work back: a slot of a full worker, or enough of its endpoint's
-        // bound. Otherwise nothing more is claimable because of it, and a claim would be wasted work.
-        const endpointReady = heldBack.ended(endpoint, delivery.moreDue === true);
-        if (wasFull || endpointReady) alarm.ring();
+        if (recordsWereFull) alarm.ring();
       });
     inFlight.add(task);
   };
+  /** Attempts answered and waiting for their records. */
+  const recording = () => inFlight.size - sending.size;
 
   /** Claims into the free slots and starts the attempts; true when it filled them (more may be due). */
   const claimAndStart = async (): Promise<boolean> => {
-    const free = concurrency - inFlight.size;
+    const free = recording() >= concurrency ? 0 : concurrency - sending.size;
     if (free <= 0) return false;
     const now = deps.now();
     if (Math.abs(now.getTime() - lastRelease) >= RELEASE_EVERY_MS) {
@@ -101,7 +132,7 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       lastRelease = now.getTime();
     }
     heldBack.claiming();
-    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint, live: withToday(liveRead, now) });
+    const claimed = await claimDueDeliveries(deps.db, { limit: free, leaseMs, now, perEndpoint, live: withToday(liveRead, now), answered: [...answered] });
     (await withSigningSecrets(deps, claimed)).forEach(run);
     return claimed.length === free;
   };

@@ -233,6 +233,44 @@ describe("webhook delivery engine", () => {
     expect(receiver.received).toHaveLength(5);
   });
 
+  it("frees an endpoint's slot when a 2xx answer arrives, before the attempt is recorded; a failure holds it until recorded", async () => {
+    // Records wait, as behind a slow database, until the test lets them through.
+    let letRecordsThrough!: () => void;
+    const recordsHeld = new Promise<void>((resolve) => (letRecordsThrough = resolve));
+    const recorder = createAttemptRecorder(deps());
+    const slowRecorder = { record: async (...args: Parameters<typeof recorder.record>) => (await recordsHeld, recorder.record(...args)) };
+    let open = 0;
+    let mostOpen = 0;
+    let status = 200;
+    receiver.respond = (_request, response) => {
+      mostOpen = Math.max(mostOpen, ++open);
+      const answer = status;
+      setTimeout(() => (open--, response.writeHead(answer).end()), 20);
+    };
+    const answered = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => emit({ n })));
+    const worker = startWebhookWorker({ ...deps(), recorder: slowRecorder }, { perEndpoint: 2, pollIntervalMs: 10 });
+    try {
+      // All six sent, two at a time, while not one attempt is recorded yet.
+      while (receiver.received.length < 6) await new Promise((r) => setTimeout(r, 10));
+      expect(mostOpen).toBe(2);
+      expect((await Promise.all(answered.map(({ deliveryId }) => delivery(deliveryId)))).map((row) => row.status)).toEqual(Array(6).fill("delivering"));
+
+      // Failing answers: the two sent hold the endpoint's slots until their records are written.
+      status = 500;
+      await Promise.all([7, 8, 9].map((n) => emit({ n })));
+      while (receiver.received.length < 8) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 300)); // time enough for the third, were its slot free
+      expect(receiver.received).toHaveLength(8);
+      letRecordsThrough();
+      while (receiver.received.length < 9) await new Promise((r) => setTimeout(r, 10));
+      for (const { deliveryId } of answered) while ((await delivery(deliveryId)).status !== "delivered") await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      letRecordsThrough();
+      await worker.stop();
+    }
+    expect(mostOpen).toBe(2);
+  });
+
   it("delivers a retry whose event is from an earlier day while it claims today's deliveries (the days its claims look in)", async () => {
     receiver.respond = (_request, response) => response.writeHead(503).end("down");
     const { deliveryId: older } = await emit({ n: "yesterday" });

@@ -13,7 +13,10 @@ const CLAIM_LOCK_ID = 724_011_3002;
  * - `endpoints`: every endpoint with pending rows, found by skipping through the endpoint-due index one probe
  *   per endpoint (a loose index scan), so one endpoint's backlog of thousands costs one probe, not a read of it;
  * - `shares`: how many more of its deliveries each endpoint may have in flight: the per-endpoint bound (1 while
- *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker;
+ *   its breaker is half-open, 0 while open) less its rows `delivering` under a live lease, in any worker. Less the
+ *   claiming worker's `answered` ones: their requests were answered (2xx) and only their records are still being
+ *   written, so they hold no request at the endpoint. A half-open breaker's probe holds its slot until recorded
+ *   (the breaker must see its outcome before another is sent);
  * - `candidates`: each endpoint's due rows, oldest first, up to its share, numbered by turn (and whether the
  *   share was filled: then more may be due, and the worker claims again as soon as one of them ends);
  * - `chosen`, `picked`: the first turn of every endpoint, then the second, … (round robin), up to `limit`, locked;
@@ -21,7 +24,7 @@ const CLAIM_LOCK_ID = 724_011_3002;
  * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
  * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
  */
-const claimStatement = (key: (alias: string) => SQL, input: { now: string; lease: string; limit: number; perEndpoint: number }, live: SQL) => sql`
+const claimStatement = (key: (alias: string) => SQL, input: { now: string; lease: string; limit: number; perEndpoint: number; answered: string }, live: SQL) => sql`
 with recursive endpoints as (
   (select ${key("d")} from ${webhookDeliveries} d where d.status = 'pending' and ${live} order by ${key("d")} limit 1)
   union all
@@ -31,14 +34,15 @@ with recursive endpoints as (
     order by ${key("d")} limit 1
   ) n
 ), busy as (
-  select ${key("d")}, count(*)::int as n from ${webhookDeliveries} d
+  select ${key("d")}, count(*)::int as n, count(*) filter (where d.id <> all(${input.answered}::text[]))::int as sending
+  from ${webhookDeliveries} d
   where d.status = 'delivering' and ${live} and d.lease_expires_at > ${input.now}::text::timestamptz
   group by ${key("d")}
 ), shares as (
   select ${key("e")},
-    (case when b.open_until is null then ${input.perEndpoint}::int
-          when b.open_until <= ${input.now}::text::timestamptz then 1
-          else 0 end) - coalesce(busy.n, 0) as share,
+    case when b.open_until is null then ${input.perEndpoint}::int - coalesce(busy.sending, 0)
+         when b.open_until <= ${input.now}::text::timestamptz then 1 - coalesce(busy.n, 0)
+         else 0 end as share,
     coalesce(b.consecutive_failures, 0) > 0 as breaker_counting
   from endpoints e
   left join ${webhookEndpointBreakers} b on (${key("b")}) = (${key("e")})
@@ -88,6 +92,8 @@ interface ClaimInput {
   lease: string;
   limit: number;
   perEndpoint: number;
+  /** The claiming worker's deliveries answered 2xx whose attempts are still being recorded (none when not given). */
+  answered?: readonly string[];
 }
 
 /** The days whose partitions can hold a delivery pending or in flight: from the start of the first to the end of the last. */
@@ -105,7 +111,9 @@ export interface LiveSpan {
 export function claimStatementFor(input: ClaimInput, live: LiveSpan): SQL {
   const key = (alias: string) => sql.raw(input.keyColumns.map((column) => `${alias}.${column}`).join(", "));
   const bound = `d.event_created_at >= '${live.from.toISOString()}'::timestamptz and d.event_created_at < '${live.to.toISOString()}'::timestamptz`;
-  return claimStatement(key, input, sql.raw(bound));
+  // One parameter for any number of ids: a Postgres array literal (ids are made of letters, digits and `_`).
+  const answered = `{${(input.answered ?? []).join(",")}}`;
+  return claimStatement(key, { ...input, answered }, sql.raw(bound));
 }
 
 /**
@@ -127,11 +135,21 @@ export async function liveSpan(db: Executor): Promise<LiveSpan | null> {
 }
 
 /**
- * The claimed rows are few: joined by their key a row at a time, each reaches its one partition. A hash join would
- * read every partition in full (the planner cannot tell the claim's few rows from many). For this transaction only.
+ * What a claim's transaction sets before its statement, in the one round trip that takes the claim lock (claims wait
+ * for each other on it, so every round trip inside it is paid by every worker in turn):
+ * - no hash or merge joins: the claimed rows are few, joined by their key a row at a time, each reaches its one
+ *   partition; a hash join would read every partition in full (the planner cannot tell the claim's few rows from many);
+ * - `synchronous_commit` off: the commit does not wait for its WAL to reach the disk. A claim lost in a database
+ *   crash leaves its deliveries `pending`, to be sent again: what a worker dying mid-send already does (at least
+ *   once, docs/webhooks.md). The attempt's record, which commits synchronously after the send, flushes the claim
+ *   with it.
+ * For this transaction only (`set_config(…, true)`).
  */
-export async function avoidWholePartitionJoins(tx: Executor): Promise<void> {
-  await tx.execute(sql`select set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+export async function takeClaimLock(tx: Executor): Promise<void> {
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint),
+      set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+      set_config('synchronous_commit', 'off', true)`);
 }
 
 /** A claimed delivery as the driver gives it (db/rows.ts reads it through the table's columns), with its event and flags. */
@@ -151,13 +169,11 @@ export interface ClaimedRow extends Record<string, unknown> {
  */
 export async function claimDueDeliveryRows(db: Executor, input: ClaimInput & { live?: LiveSpan }): Promise<ClaimedRow[]> {
   return withTransaction(db, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint)`);
+    await takeClaimLock(tx);
     // Which days' partitions can hold due work: the caller's span (the worker's, webhooks/live-span.ts), or read now.
     // None: nothing to claim.
     const live = input.live ?? (await liveSpan(tx));
     if (!live) return [];
-    const statement = claimStatementFor(input, live);
-    await avoidWholePartitionJoins(tx);
-    return rowsOf<ClaimedRow>(await tx.execute(statement));
+    return rowsOf<ClaimedRow>(await tx.execute(claimStatementFor(input, live)));
   });
 }
