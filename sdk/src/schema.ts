@@ -94,7 +94,7 @@ export interface paths {
          * Update your merchant profile
          * @description Absent fields are left as they are; `null` clears `website` or `webhookUrl`. `webhookEvents` replaces the subscribed event types. Unknown fields are refused. The webhook URL must pass the SSRF checks. Live keys only: a test key gets 403 `forbidden` (docs/test-mode.md).
          *
-         *     Permission: `merchant_profile.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
+         *     Permission: `merchant_profile.write`; changing `webhookUrl` or `webhookEvents` also needs `webhooks.write`. A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; a secret key (`sk_…`) holds every permission.
          */
         put: operations["updateMerchant"];
         post?: never;

@@ -141,6 +141,30 @@ describe("a restricted key and keys", () => {
   });
 });
 
+describe("a restricted key and the profile's webhook settings", () => {
+  it("edits the profile with merchant_profile write, but moves the webhooks only with webhooks write as well (403 naming it, nothing changed)", async () => {
+    const profileOnly = (await makeKey({ mode: "live", scopes: { merchant_profile: "write" } })).body.secret as string;
+    const both = (await makeKey({ mode: "live", scopes: { merchant_profile: "write", webhooks: "write" } })).body.secret as string;
+    const path = `/merchant/${shop.merchant.id}`;
+    const before = (await api.get(path, { key: shop.apiKey })).body;
+
+    const renamed = await api.put(path, { key: profileOnly, body: { name: "Renamed by a profile key" } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    for (const body of [{ webhookUrl: "https://elsewhere.example/hooks" }, { webhookEvents: [] }, { name: "Both", webhookUrl: null }]) {
+      const refused = await api.put(path, { key: profileOnly, body });
+      expect(refused.status, JSON.stringify(body)).toBe(403);
+      expect(refused.body).toMatchObject({ code: "insufficient_scope", permission: "webhooks.write" });
+    }
+    const after = (await api.get(path, { key: shop.apiKey })).body;
+    expect(after).toMatchObject({ name: "Renamed by a profile key", webhookUrl: before.webhookUrl, webhookEvents: before.webhookEvents });
+
+    const moved = await api.put(path, { key: both, body: { webhookEvents: ["payment.confirmed"] } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.webhookEvents).toEqual(["payment.confirmed"]);
+    await api.put(path, { key: shop.apiKey, body: { name: before.name, webhookEvents: before.webhookEvents } });
+  });
+});
+
 describe("the dashboard's keys", () => {
   it("creates a restricted key through the existing create procedure and lists it with its scopes", async () => {
     const trpc = dashboardAs(runtime, merchantSession(shop));

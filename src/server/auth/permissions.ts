@@ -115,6 +115,29 @@ export const STAFF_ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> 
  */
 export { RESTRICTED_KEY_RESOURCES, SCOPE_LEVELS, type RestrictedKeyResource, type ScopeLevel } from "@/lib/restricted-key-scopes";
 
+/**
+ * A permission some inputs need beyond the one their route or procedure names: `when` the input does what it guards.
+ * REST checks it once the body is parsed (a restricted key without it: 403 `insufficient_scope`, nothing changed)
+ * and says it in the operation's description; tRPC checks it against the member's role.
+ */
+export interface InputPermission<Input> {
+  permission: Permission;
+  when: (input: Input) => boolean;
+  /** What needs it, for the OpenAPI description: "changing `webhookUrl` or `webhookEvents`". */
+  what: string;
+}
+
+/**
+ * The profile's webhook settings are its default endpoint's (docs/webhooks.md, "Endpoints"): changing them needs
+ * `webhooks.write` as well as `merchant_profile.write`, so a key or a role that may edit the profile but not the
+ * webhooks cannot send the merchant's events to another URL (docs/team-and-security.md, "Restricted API keys").
+ */
+export const PROFILE_WEBHOOK_SETTINGS: InputPermission<{ webhookUrl?: unknown; webhookEvents?: unknown }> = {
+  permission: "webhooks.write",
+  when: (input) => input.webhookUrl !== undefined || input.webhookEvents !== undefined,
+  what: "changing `webhookUrl` or `webhookEvents`",
+};
+
 /** What a role holds: its row of the member or the staff table. */
 export function permissionsOf(role: Role): ReadonlySet<Permission> {
   const [audience, name] = role.split(":") as ["member" | "staff", string];

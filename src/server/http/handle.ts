@@ -53,6 +53,8 @@ export async function handleRoute(
     const query = route.query ? validateInput(route.query, queryObject(new URL(request.url)), "query") : undefined;
     const rawBody = route.body ? ((await readJsonBody(request)) ?? {}) : undefined;
     const body = route.body ? validateInput(route.body, rawBody, "body") : undefined;
+    // A permission this body needs beyond the route's (a profile change that moves the webhooks: `alsoNeeds`).
+    if (lackedPermission(route, actor, body)) await refuseOutsideScope(runtime, ctx, route, request.method, body);
     const stream = route.streamedBody ? streamedBody(request, route.streamedBody) : undefined;
     limitHeaders = await limits.consume(bodyRateLimitChecks(route, actor, ip, body), limitHeaders);
     // The service verb's span, named by the route's operationId; its SQL and outbox row are its children.

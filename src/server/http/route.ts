@@ -3,7 +3,7 @@ import type { Runtime } from "@/server/runtime";
 import type { ServiceContext } from "@/server/services/context";
 import type { RateLimitPolicy } from "@/server/rate-limit/limits";
 import type { ErrorCode } from "@/server/services/error-codes";
-import type { Permission } from "@/server/auth/permissions";
+import type { InputPermission, Permission } from "@/server/auth/permissions";
 import type { StreamedBodyDeclaration } from "./body";
 
 /** Media types a route may answer with as a stream instead of a JSON body. */
@@ -72,6 +72,8 @@ export interface RouteShape<
    * Checked once the body is parsed; without it the route's limit is counted before the body is read.
    */
   rateLimitWhen?: (body: Infer<B>) => boolean;
+  /** A permission the body needs beyond the route's when it does what it guards (auth/permissions.ts, InputPermission). */
+  alsoNeeds?: InputPermission<Infer<B>>;
   params?: P;
   query?: Q;
   body?: B;

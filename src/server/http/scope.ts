@@ -7,15 +7,19 @@ import type { AnyRoute } from "./route";
 /**
  * The permission a restricted key (`rk_…`) lacks for the route, or null when it may go on. A secret key, a dashboard
  * user or a public route lacks nothing. One set lookup: the granted permissions were computed when the key was
- * verified (docs/team-and-security.md, "Restricted API keys"; its cost: bench/tools/permission-cost.ts).
+ * verified (docs/team-and-security.md, "Restricted API keys"; its cost: bench/tools/permission-cost.ts). Given the
+ * parsed body, also the permission the body needs (`alsoNeeds`).
  */
-export function lackedPermission(route: AnyRoute, actor: Actor): string | null {
-  return route.auth === "api_key" && actor.type === "api_key" && actor.restrictedTo && !actor.restrictedTo.has(route.permission) ? route.permission : null;
+export function lackedPermission(route: AnyRoute, actor: Actor, body?: unknown): string | null {
+  if (route.auth !== "api_key" || actor.type !== "api_key" || !actor.restrictedTo) return null;
+  if (!actor.restrictedTo.has(route.permission)) return route.permission;
+  const extra = route.alsoNeeds;
+  return body !== undefined && extra?.when(body) && !actor.restrictedTo.has(extra.permission) ? extra.permission : null;
 }
 
 /** Refuses a restricted key whose scopes do not grant the route's declared permission: 403 `insufficient_scope` naming it. */
-export function checkRouteScope(route: AnyRoute, actor: Actor): void {
-  const lacked = lackedPermission(route, actor);
+export function checkRouteScope(route: AnyRoute, actor: Actor, body?: unknown): void {
+  const lacked = lackedPermission(route, actor, body);
   if (lacked) throw insufficientScope(lacked);
 }
 
@@ -33,8 +37,8 @@ const MAX_REMEMBERED = 10_000;
  * a key refused in a loop costs one set lookup per request, as before. The audit write never changes the answer: if
  * it fails, the refusal is still refused (and the pair is not remembered, so the next refusal tries again).
  */
-export async function refuseOutsideScope(runtime: Runtime, ctx: ServiceContext, route: AnyRoute, method: string): Promise<void> {
-  const lacked = lackedPermission(route, ctx.actor);
+export async function refuseOutsideScope(runtime: Runtime, ctx: ServiceContext, route: AnyRoute, method: string, body?: unknown): Promise<void> {
+  const lacked = lackedPermission(route, ctx.actor, body);
   if (!lacked || ctx.actor.type !== "api_key") return;
   let remembered = audited.get(runtime);
   if (!remembered) audited.set(runtime, (remembered = new Map()));

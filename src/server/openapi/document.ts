@@ -59,8 +59,10 @@ export function generateOpenApiDocument(routes: readonly AnyRoute[]): OpenApiDoc
 function descriptionOf(route: AnyRoute): string | undefined {
   if (route.auth !== "api_key") return route.description;
   const scopable = (RESTRICTED_KEY_RESOURCES as readonly string[]).includes(route.permission.split(".")[0]!);
+  const extra = route.alsoNeeds;
   const needs =
-    `Permission: \`${route.permission}\`. ` +
+    `Permission: \`${route.permission}\`` +
+    (extra ? `; ${extra.what} also needs \`${extra.permission}\`. ` : ". ") +
     (scopable
       ? "A restricted key (`rk_…`) whose scopes do not grant it gets 403 `insufficient_scope`; "
       : "No restricted key (`rk_…`) can hold it: one gets 403 `insufficient_scope`; ") +

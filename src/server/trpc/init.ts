@@ -9,7 +9,7 @@ import { guardInput } from "@/server/services/input-guard";
 import { dashboardUserPolicy, rateLimitsFor } from "@/server/rate-limit/limits";
 import { databaseUnavailableError } from "@/server/services/database-unavailable";
 import { recordRefusal } from "@/server/services/audit/record-refusal";
-import { holdsAny, may, SELF_SERVICE, type Permission } from "@/server/auth/permissions";
+import { holdsAny, may, SELF_SERVICE, type InputPermission, type Permission } from "@/server/auth/permissions";
 import { merchantSideOf } from "@/server/auth/view-as";
 import { isServiceError, ServiceError, ValidationError } from "@/server/services/errors";
 import { inputValidationErrorOf, serviceErrorOf, toTrpcError, trpcMessageOf } from "./errors";
@@ -160,7 +160,11 @@ export const merchantProcedure = (permission: Permission) =>
     await countCall(ctx, session);
     const service = createServiceContext(ctx.runtime, side.actor, ctx.requestId, ctx.client);
     const merchantSession = side.viewingAs ? { ...session, merchantId: side.merchantId } : session;
-    return readsFollow(type, ctx.runtime, service.actor, next({ ctx: { ...ctx, session: merchantSession, service } }));
+    // For a permission the input needs beyond this one (auth/permissions.ts, InputPermission): `requireAlso`.
+    const requireAlso = <Input>(extra: InputPermission<Input>, input: Input) => {
+      if (extra.when(input) && !side.may(extra.permission)) refuse(extra.permission);
+    };
+    return readsFollow(type, ctx.runtime, service.actor, next({ ctx: { ...ctx, session: merchantSession, service, requireAlso } }));
   });
 
 /**

@@ -13,6 +13,7 @@ import { getPaymentMethods } from "@/server/services/payment-methods/get";
 import { paymentMethodsSchema, setPaymentMethodsInput } from "@/server/services/payment-methods/schemas";
 import { setPaymentMethods } from "@/server/services/payment-methods/set";
 import { EXAMPLE_API_KEY, EXAMPLE_MERCHANT, EXAMPLE_PAYMENT_METHODS, EXAMPLE_WEBHOOK_SECRET } from "@/server/openapi/examples";
+import { PROFILE_WEBHOOK_SETTINGS } from "@/server/auth/permissions";
 import { defineRoute } from "../route";
 import { REGISTER_LIMIT } from "@/server/rate-limit/limits";
 
@@ -82,6 +83,7 @@ export const updateMerchantRoute = defineRoute({
   tags: ["Merchants"],
   auth: "api_key",
   permission: "merchant_profile.write",
+  alsoNeeds: PROFILE_WEBHOOK_SETTINGS,
   params: merchantParams,
   body: updateMerchantInput,
   bodyExample: { webhookUrl: "https://acme.example/webhooks/payments", webhookEvents: [...EXAMPLE_SUBSCRIPTION] },

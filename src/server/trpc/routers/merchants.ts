@@ -5,6 +5,7 @@ import { getPaymentMethods } from "@/server/services/payment-methods/get";
 import { setPaymentMethodsInput } from "@/server/services/payment-methods/schemas";
 import { setPaymentMethods } from "@/server/services/payment-methods/set";
 import { getSecondFactorPolicy, secondFactorPolicyInput, setSecondFactorPolicy } from "@/server/services/merchants/second-factor-policy";
+import { PROFILE_WEBHOOK_SETTINGS } from "@/server/auth/permissions";
 import { createRouter, merchantProcedure } from "../init";
 
 /** The signed-in merchant's own profile and payment methods (the merchant comes from the session, never from input). */
@@ -15,7 +16,10 @@ export const merchantsRouter = createRouter({
   update: merchantProcedure("merchant_profile.write")
     .input(updateMerchantInput)
     .output(merchantSchema)
-    .mutation(({ ctx, input }) => updateMerchant({ ctx: ctx.service, input: { ...input, id: ctx.session.merchantId! } })),
+    .mutation(({ ctx, input }) => {
+      ctx.requireAlso(PROFILE_WEBHOOK_SETTINGS, input);
+      return updateMerchant({ ctx: ctx.service, input: { ...input, id: ctx.session.merchantId! } });
+    }),
   /** The methods of the dashboard's mode (its test-mode switch), as checkout pages of that mode show them. */
   paymentMethods: merchantProcedure("merchant_profile.read").query(({ ctx }) =>
     getPaymentMethods({ ctx: ctx.service, input: { id: ctx.session.merchantId! } }),
