@@ -9,7 +9,7 @@ import type { EndpointDisabler } from "./health";
 import { sendWebhook, type AgentPool, type AttemptOutcome, type SendInput } from "./http-sender";
 import { webhookBody } from "./payload";
 import { createAttemptRecorder, type AttemptRecorder, type DeliveryResult } from "./record";
-import { loadSigningSecretsOf } from "./secrets";
+import { loadSigningSecretsOf, openSigningSecrets } from "./secrets";
 import { signatureHeaders } from "./signing";
 
 /** What an attempt needs from the process: the database, configuration, clock and network knobs. */
@@ -45,15 +45,16 @@ export interface LoadedDelivery extends Claim {
 }
 
 /**
- * Adds the endpoints' signing secrets to claimed deliveries, one query for any number of them. Read after the
- * claim, so a rotation committed before it is what the attempt signs with. A delivery whose endpoint has no
- * secret cannot be sent: it is left out (logged), and its lease runs out.
+ * Adds the endpoints' signing secrets to claimed deliveries: opened from those the claim read (the worker's), else
+ * read in one query for any number of them. Either way read after the claim, so a rotation committed before it is
+ * what the attempt signs with. A delivery whose endpoint has no secret cannot be sent: it is left out (logged), and
+ * its lease runs out.
  */
 export async function withSigningSecrets(deps: Pick<DeliveryDeps, "db" | "log" | "now" | "authSecret">, claims: readonly Claim[]): Promise<LoadedDelivery[]> {
-  if (claims.length === 0) return [];
-  const secrets = await loadSigningSecretsOf(deps.db, { endpointIds: claims.map(({ delivery }) => delivery.endpointId), now: deps.now(), authSecret: deps.authSecret });
+  const unread = claims.filter((claim) => !claim.sealedSecrets).map(({ delivery }) => delivery.endpointId);
+  const secrets = unread.length > 0 ? await loadSigningSecretsOf(deps.db, { endpointIds: unread, now: deps.now(), authSecret: deps.authSecret }) : new Map<string, string[]>();
   return claims.flatMap((claim) => {
-    const endpointSecrets = secrets.get(claim.delivery.endpointId) ?? [];
+    const endpointSecrets = claim.sealedSecrets ? openSigningSecrets(claim.sealedSecrets, deps.authSecret) : (secrets.get(claim.delivery.endpointId) ?? []);
     if (endpointSecrets.length > 0) return [{ ...claim, secrets: endpointSecrets }];
     deps.log.error({ deliveryId: claim.delivery.id }, "webhook delivery cannot be signed: its endpoint has no secret");
     return [];

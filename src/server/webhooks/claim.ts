@@ -21,6 +21,8 @@ export type DeliveredEvent = Pick<EventRow, "id" | "type" | "data" | "createdAt"
 export interface Claim {
   delivery: ClaimedDelivery;
   event: DeliveredEvent;
+  /** Its endpoint's sealed signing secrets, current first, when read with the claim (attempt.ts opens them). */
+  sealedSecrets?: readonly string[];
 }
 
 /**
@@ -53,7 +55,11 @@ export async function claimDueDeliveries(
         data: events.data.mapFromDriverValue(row.event_data) as EventRow["data"],
         createdAt: delivery.eventCreatedAt,
       };
-      return { delivery: { ...delivery, leaseExpiresAt: delivery.leaseExpiresAt!, moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true }, event };
+      return {
+        delivery: { ...delivery, leaseExpiresAt: delivery.leaseExpiresAt!, moreDue: row.more_due === true, breakerCounting: row.breaker_counting === true },
+        event,
+        sealedSecrets: row.sealed_secrets,
+      };
     })
     .sort((a, b) => (a.delivery.nextAttemptAt?.getTime() ?? 0) - (b.delivery.nextAttemptAt?.getTime() ?? 0));
 }

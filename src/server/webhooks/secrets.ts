@@ -1,6 +1,5 @@
-import { and, desc, gt, inArray, isNull, or } from "drizzle-orm";
 import { openSecret, WEBHOOK_SECRET_PURPOSE } from "@/server/crypto/secret-box";
-import { webhookSecrets } from "@/server/db/schema";
+import { sealedSigningSecretsOf } from "@/server/db/sql/signing-secrets";
 import type { Executor } from "@/server/db/types";
 
 /** Read-back window of the previous secret after a rotation. */
@@ -23,25 +22,8 @@ export async function loadSigningSecretsOf(
   db: Executor,
   input: { endpointIds: readonly string[]; now: Date; authSecret: string },
 ): Promise<Map<string, string[]>> {
-  const rows = await db
-    .select({ endpointId: webhookSecrets.endpointId, ciphertext: webhookSecrets.secretCiphertext, expiresAt: webhookSecrets.expiresAt })
-    .from(webhookSecrets)
-    .where(
-      and(
-        inArray(webhookSecrets.endpointId, [...new Set(input.endpointIds)]),
-        or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, input.now)),
-      ),
-    )
-    .orderBy(desc(webhookSecrets.createdAt), desc(webhookSecrets.id));
-  // Current (no expiry) first, whatever the clock says about creation order.
-  rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
-  const byEndpoint = new Map<string, string[]>();
-  for (const row of rows) {
-    const secrets = byEndpoint.get(row.endpointId) ?? [];
-    secrets.push(...openSigningSecrets([row.ciphertext], input.authSecret));
-    byEndpoint.set(row.endpointId, secrets);
-  }
-  return byEndpoint;
+  const sealed = await sealedSigningSecretsOf(db, input.endpointIds, input.now);
+  return new Map([...sealed].map(([endpointId, ciphertexts]) => [endpointId, openSigningSecrets(ciphertexts, input.authSecret)]));
 }
 
 /*

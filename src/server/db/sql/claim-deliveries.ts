@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
 import { nextPeriod } from "./log-partitions";
+import { sealedSigningSecrets } from "./signing-secrets";
 import { events, webhookDeliveries, webhookEndpointBreakers, type EventRow } from "../schema";
 import { withTransaction } from "../transaction";
 import type { Executor } from "../types";
@@ -81,8 +82,11 @@ with recursive endpoints as (
 )
 -- Each claimed row with its event, found by the event's whole key (a row at a time, in its one partition): read
 -- here, not by a second statement on the claimed ids, which the planner (its estimates for a few ids off by
--- thousands right after a burst) answered by reading both logs whole, slower with every delivery made.
-select c.*, e.type as event_type, e.data as event_data from claimed c cross join lateral (
+-- thousands right after a burst) answered by reading both logs whole, slower with every delivery made. And with its
+-- endpoint's sealed signing secrets, read in this snapshot (after the claim lock): a rotation committed before the
+-- claim is what its attempts sign with, and the worker sends without another round trip.
+select c.*, e.type as event_type, e.data as event_data, ${sealedSigningSecrets(sql`c.endpoint_id`, input.now)} as sealed_secrets
+from claimed c cross join lateral (
   select e.type, e.data from ${events} e where e.merchant_id = c.merchant_id and e.id = c.event_id and e.created_at = c.event_created_at
 ) e`;
 
@@ -161,6 +165,8 @@ export interface ClaimedRow extends Record<string, unknown> {
   more_due: boolean;
   /** The endpoint's breaker has failures counted. */
   breaker_counting: boolean;
+  /** The endpoint's sealed signing secrets, current first (signing-secrets.ts). */
+  sealed_secrets: string[];
 }
 
 /**
