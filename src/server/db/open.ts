@@ -40,10 +40,6 @@ function poolConfig(url: string, max: number): PoolConfig {
   return {
     ...connectionConfig(url),
     max,
-    // Statements a transaction issues together (Promise.all) go out together, answered in order, rather than each
-    // waiting for the one before (node-postgres's pipeline mode): the webhook recorder's batch of updates is one
-    // round trip (BENCHMARKS.md, case 5). A connection is checked out by one caller at a time either way.
-    pipeline: true,
     idleTimeoutMillis: SERVER_TIMEOUTS.idleMs,
     statement_timeout: SERVER_TIMEOUTS.statementMs,
     idle_in_transaction_session_timeout: SERVER_TIMEOUTS.idleInTransactionMs,

@@ -1,9 +1,10 @@
-import { and, eq, gte, inArray, lt } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Logger } from "pino";
 import { isTestSendEvent } from "@/lib/event-types";
 import { newId } from "@/lib/ids";
 import { deliveryAttempts, webhookDeliveries } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
+import { moveAttemptedDeliveries, type AttemptedDelivery } from "@/server/db/sql/record-deliveries";
 import { withTransaction } from "@/server/db/transaction";
 import { BREAKER_DEFAULTS, isEndpointFailure, recordEndpointOutcomes, type BreakerOptions } from "./breaker";
 import type { Claim, ClaimedDelivery } from "./claim";
@@ -38,7 +39,7 @@ interface PlannedAttempt {
   /** Whether it tells anything about its endpoint: a test send (and its retries) never does. */
   judgesEndpoint: boolean;
   /** The delivery's state once this attempt counts (if its lease still holds). */
-  next: Pick<typeof webhookDeliveries.$inferInsert, "status" | "attemptCount" | "nextAttemptAt" | "lastStatusCode" | "lastError" | "deliveredAt" | "failedAt">;
+  next: AttemptedDelivery["next"];
   attempt: typeof deliveryAttempts.$inferInsert;
 }
 
@@ -89,46 +90,25 @@ function planAttempt(deps: RecorderDeps, { delivery, event }: Pick<Claim, "deliv
   };
 }
 
-/**
- * The delivery's partition key, to the millisecond its Date holds (the column may hold microseconds): as
- * constants, they let the update be planned for, and read, the one partition that holds the row, not every day's
- * (docs/operations.md, "Partitions and retention"). Planning for all of them was the recorder's main cost.
- */
-function withinPartitionKey(eventCreatedAt: Date) {
-  return [gte(webhookDeliveries.eventCreatedAt, eventCreatedAt), lt(webhookDeliveries.eventCreatedAt, new Date(eventCreatedAt.getTime() + 1))];
-}
-
 /*
  * One transaction for a batch of attempts: each moves its delivery on only while the delivery is still
- * `delivering` under the lease it was claimed with (a worker that lost its claim changes nothing), every
- * attempt is inserted whatever happened to its delivery (it was made either way), and the endpoints' breakers
- * move. The updates are issued together, so the connection pipelines them (db/open.ts): one round trip for
- * the batch, which holds its endpoints' delivery slots until it commits (BENCHMARKS.md, case 5).
+ * `delivering` under the lease it was claimed with (a worker that lost its claim changes nothing: one statement for
+ * the batch, db/sql/record-deliveries.ts), every attempt is inserted whatever happened to its delivery (it was made
+ * either way), and the endpoints' breakers move. A failed attempt holds its endpoint's slot until this commits
+ * (worker.ts).
  */
 async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttempt[]): Promise<DeliveryResult[]> {
   const now = deps.now();
   const moved = await withTransaction(deps.db, async (tx) => {
-    const updates = await Promise.all(
-      planned.map(({ delivery, next }) =>
-        tx
-          .update(webhookDeliveries)
-          .set({ ...next, nextTrigger: "scheduled", leaseExpiresAt: null, updatedAt: now })
-          .where(
-            and(
-              eq(webhookDeliveries.merchantId, delivery.merchantId),
-              eq(webhookDeliveries.id, delivery.id),
-              ...withinPartitionKey(delivery.eventCreatedAt),
-              eq(webhookDeliveries.status, "delivering"),
-              eq(webhookDeliveries.leaseExpiresAt, delivery.leaseExpiresAt),
-            ),
-          )
-          .returning({ id: webhookDeliveries.id }),
-      ),
+    const moved = await moveAttemptedDeliveries(
+      tx,
+      planned.map(({ delivery, next }) => ({ ...delivery, next })),
+      now,
     );
     // A delivery that did not move lost its lease, or was deleted meanwhile (its merchant was): the attempt of a
     // deleted one has nothing to belong to and is dropped rather than fail the batch (the lock keeps the others).
-    const stale = planned.filter((_entry, i) => updates[i]!.length === 0).map((entry) => entry.delivery.id);
-    const existing = new Set(updates.flatMap((rows) => rows.map((row) => row.id)));
+    const stale = planned.filter((entry) => !moved.has(entry.delivery.id)).map((entry) => entry.delivery.id);
+    const existing = new Set(moved);
     if (stale.length > 0) {
       const rows = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(inArray(webhookDeliveries.id, stale)).for("key share");
       rows.forEach((row) => existing.add(row.id));
@@ -154,7 +134,7 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
         { now, disableAfterMs: deps.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS, disableEndpoint: deps.disableEndpoint },
       );
     }
-    return updates.map((rows) => rows.length > 0);
+    return planned.map((entry) => moved.has(entry.delivery.id));
   });
   return planned.map((entry, i) => {
     if (moved[i]) return entry.next.status as DeliveryResult;
