@@ -18,8 +18,8 @@ export function lackedPermission(route: AnyRoute, actor: Actor, body?: unknown):
 }
 
 /** Refuses a restricted key whose scopes do not grant the route's declared permission: 403 `insufficient_scope` naming it. */
-export function checkRouteScope(route: AnyRoute, actor: Actor, body?: unknown): void {
-  const lacked = lackedPermission(route, actor, body);
+export function checkRouteScope(route: AnyRoute, actor: Actor): void {
+  const lacked = lackedPermission(route, actor);
   if (lacked) throw insufficientScope(lacked);
 }
 

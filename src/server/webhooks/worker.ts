@@ -48,7 +48,7 @@ export interface WebhookWorker {
  * Slots: a request holds its worker slot, and its endpoint's, until its answer arrives. A 2xx answer frees both at
  * once (the next claim leaves it out of the endpoint's count: claim.ts) while its record is written in a batch;
  * any other outcome holds them until recorded, so the endpoint's breaker sees a failure before another request goes.
- * Releasing at the answer, not the record, is what lets one endpoint pass 1,000 deliveries/s (BENCHMARKS.md, case 5).
+ * Releasing at the answer, not the record, takes the record batch out of every slot's cycle (BENCHMARKS.md, case 5).
  *
  * Memory: at most `concurrency` requests are open, and as many answers wait for their records, each holding its
  * request body and at most 16 KiB of the answer (http-sender.ts); a slow database slows claiming.
