@@ -100,15 +100,15 @@ function planAttempt(deps: RecorderDeps, { delivery, event }: Pick<Claim, "deliv
 async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttempt[]): Promise<DeliveryResult[]> {
   const now = deps.now();
   const moved = await withTransaction(deps.db, async (tx) => {
-    const moved = await moveAttemptedDeliveries(
+    const movedIds = await moveAttemptedDeliveries(
       tx,
       planned.map(({ delivery, next }) => ({ ...delivery, next })),
       now,
     );
     // A delivery that did not move lost its lease, or was deleted meanwhile (its merchant was): the attempt of a
     // deleted one has nothing to belong to and is dropped rather than fail the batch (the lock keeps the others).
-    const stale = planned.filter((entry) => !moved.has(entry.delivery.id)).map((entry) => entry.delivery.id);
-    const existing = new Set(moved);
+    const stale = planned.filter((entry) => !movedIds.has(entry.delivery.id)).map((entry) => entry.delivery.id);
+    const existing = new Set(movedIds);
     if (stale.length > 0) {
       const rows = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(inArray(webhookDeliveries.id, stale)).for("key share");
       rows.forEach((row) => existing.add(row.id));
@@ -134,10 +134,10 @@ async function writeAttempts(deps: RecorderDeps, planned: readonly PlannedAttemp
         { now, disableAfterMs: deps.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS, disableEndpoint: deps.disableEndpoint },
       );
     }
-    return planned.map((entry) => moved.has(entry.delivery.id));
+    return movedIds;
   });
-  return planned.map((entry, i) => {
-    if (moved[i]) return entry.next.status as DeliveryResult;
+  return planned.map((entry) => {
+    if (moved.has(entry.delivery.id)) return entry.next.status as DeliveryResult;
     deps.log.warn({ deliveryId: entry.delivery.id }, "webhook delivery lease lost before the attempt was recorded");
     return "lease_lost";
   });

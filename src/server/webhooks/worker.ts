@@ -61,7 +61,8 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
   }
   // Keep-alive connections and batched records for this worker's attempts; the pool closes when it stops.
   const ownAgents = baseDeps.agents ? null : createAgentPool();
-  const deps: DeliveryDeps = { ...baseDeps, agents: baseDeps.agents ?? ownAgents!, recorder: baseDeps.recorder ?? createAttemptRecorder(baseDeps) };
+  const recorder = baseDeps.recorder ?? createAttemptRecorder(baseDeps);
+  const deps: DeliveryDeps = { ...baseDeps, agents: baseDeps.agents ?? ownAgents!, recorder };
   // One line per attempt, of ids, codes and timings only (the receiver's answer is not logged): no redaction.
   const attemptLog = unredacted(deps.log);
   /** Every attempt until it is recorded (what `stop` waits for). */
@@ -91,15 +92,16 @@ export function startWebhookWorker(baseDeps: DeliveryDeps, options: WorkerOption
       const endpointReady = heldBack.ended(endpoint, delivery.moreDue === true);
       if (wasFull || endpointReady) alarm.ring();
     };
-    const recorder: AttemptRecorder = {
+    // The batches' recorder, told when the answer is in: a 2xx frees the slots before its record is written.
+    const releasingRecorder: AttemptRecorder = {
       record(claim, outcome, sentAt) {
-        if (!outcome.ok) return deps.recorder!.record(claim, outcome, sentAt);
+        if (!outcome.ok) return recorder.record(claim, outcome, sentAt);
         answered.add(delivery.id);
         release();
-        return deps.recorder!.record(claim, outcome, sentAt).finally(() => answered.delete(delivery.id));
+        return recorder.record(claim, outcome, sentAt).finally(() => answered.delete(delivery.id));
       },
     };
-    const task = attemptDelivery({ ...deps, recorder }, loaded)
+    const task = attemptDelivery({ ...deps, recorder: releasingRecorder }, loaded)
       .then(({ result, outcome }) => {
         attemptLog.info(
           { deliveryId: delivery.id, result, statusCode: outcome.statusCode, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs },

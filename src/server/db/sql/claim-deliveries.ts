@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
 import { nextPeriod } from "./log-partitions";
+import { idArray, partitionKeyWithin } from "./literals";
 import { sealedSigningSecrets } from "./signing-secrets";
 import { events, webhookDeliveries, webhookEndpointBreakers, type EventRow } from "../schema";
 import { withTransaction } from "../transaction";
@@ -25,7 +26,7 @@ const CLAIM_LOCK_ID = 724_011_3002;
  * Claims run one at a time (the advisory lock, taken in the same transaction before this statement, so its
  * snapshot sees the previous claim's rows), which makes the bound hold across processes, not only in one.
  */
-const claimStatement = (key: (alias: string) => SQL, input: { now: string; lease: string; limit: number; perEndpoint: number; answered: string }, live: SQL) => sql`
+const claimStatement = (key: (alias: string) => SQL, input: { now: string; lease: string; limit: number; perEndpoint: number; answered: SQL }, live: SQL) => sql`
 with recursive endpoints as (
   (select ${key("d")} from ${webhookDeliveries} d where d.status = 'pending' and ${live} order by ${key("d")} limit 1)
   union all
@@ -35,7 +36,7 @@ with recursive endpoints as (
     order by ${key("d")} limit 1
   ) n
 ), busy as (
-  select ${key("d")}, count(*)::int as n, count(*) filter (where d.id <> all(${input.answered}::text[]))::int as sending
+  select ${key("d")}, count(*)::int as n, count(*) filter (where d.id <> all(${input.answered}))::int as sending
   from ${webhookDeliveries} d
   where d.status = 'delivering' and ${live} and d.lease_expires_at > ${input.now}::text::timestamptz
   group by ${key("d")}
@@ -114,10 +115,7 @@ export interface LiveSpan {
  */
 export function claimStatementFor(input: ClaimInput, live: LiveSpan): SQL {
   const key = (alias: string) => sql.raw(input.keyColumns.map((column) => `${alias}.${column}`).join(", "));
-  const bound = `d.event_created_at >= '${live.from.toISOString()}'::timestamptz and d.event_created_at < '${live.to.toISOString()}'::timestamptz`;
-  // One parameter for any number of ids: a Postgres array literal (ids are made of letters, digits and `_`).
-  const answered = `{${(input.answered ?? []).join(",")}}`;
-  return claimStatement(key, { ...input, answered }, sql.raw(bound));
+  return claimStatement(key, { ...input, answered: idArray(input.answered ?? []) }, partitionKeyWithin("d.event_created_at", live.from, live.to));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../rows";
+import { idArray } from "./literals";
 import { deliveryAttempts, events, webhookDeliveries, webhookEndpoints, type EventRow } from "../schema";
 import type { Executor } from "../types";
 
@@ -28,7 +29,7 @@ export async function insertEventWithDeliveries(
         and e.id is distinct from ${input.exceptEndpointId}::text
     )
     insert into ${webhookDeliveries} (id, merchant_id, livemode, event_id, event_created_at, endpoint_id, url, status, next_attempt_at, trace_parent, created_at, updated_at)
-    select (${`{${ids.join(",")}}`}::text[])[t.n], ${merchantId}, ${livemode}, ${event.id}, ${at}::text::timestamptz, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent}, ${at}::text::timestamptz, ${at}::text::timestamptz
+    select (${idArray(ids)})[t.n], ${merchantId}, ${livemode}, ${event.id}, ${at}::text::timestamptz, t.id, t.url, 'pending', ${at}::text::timestamptz, ${input.traceParent}, ${at}::text::timestamptz, ${at}::text::timestamptz
     from targets t
     where t.n <= ${ids.length}::int
     returning id, pg_notify(${input.wakeChannel}, '')::text as woke`);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DeliveryStatus } from "../schema";
 import { rowsOf } from "../rows";
+import { partitionKeyWithin } from "./literals";
 import type { Executor } from "../types";
 
 /** An attempted delivery, as claimed (its key and lease), and the state its attempt moves it to. */
@@ -37,8 +38,7 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 export async function moveAttemptedDeliveries(db: Executor, batch: readonly AttemptedDelivery[], now: Date): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
   const keys = batch.map((row) => row.eventCreatedAt.getTime());
-  const from = new Date(Math.min(...keys)).toISOString();
-  const to = new Date(Math.max(...keys) + 1).toISOString();
+  const within = partitionKeyWithin("d.event_created_at", new Date(Math.min(...keys)), new Date(Math.max(...keys) + 1));
   const values = sql.join(
     batch.map(
       ({ merchantId, id, eventCreatedAt, leaseExpiresAt, next }) => sql`(${merchantId}::text, ${id}::text, ${iso(eventCreatedAt)}::text::timestamptz,
@@ -57,7 +57,7 @@ export async function moveAttemptedDeliveries(db: Executor, batch: readonly Atte
         last_status_code, last_error, delivered_at, failed_at)
       where d.merchant_id = v.merchant_id and d.id = v.id
         and d.event_created_at >= v.event_created_at and d.event_created_at < v.event_created_at + interval '1 millisecond'
-        and ${sql.raw(`d.event_created_at >= '${from}'::timestamptz and d.event_created_at < '${to}'::timestamptz`)}
+        and ${within}
         and d.status = 'delivering' and d.lease_expires_at = v.lease_expires_at
       returning d.id`),
   );

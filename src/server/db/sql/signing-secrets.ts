@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../rows";
+import { idArray } from "./literals";
 import { webhookSecrets } from "../schema";
 import type { Executor } from "../types";
 
@@ -16,10 +17,9 @@ export function sealedSigningSecrets(endpointId: SQL, now: string): SQL {
 
 /** `sealedSigningSecrets` of each endpoint, in one statement; an endpoint without secrets maps to `[]`. */
 export async function sealedSigningSecretsOf(db: Executor, endpointIds: readonly string[], now: Date): Promise<Map<string, string[]>> {
-  // One parameter for any number of ids: a Postgres array literal (ids are made of letters, digits and `_`).
-  const ids = `{${[...new Set(endpointIds)].join(",")}}`;
+  const ids = idArray([...new Set(endpointIds)]);
   const rows = rowsOf<{ endpoint_id: string; sealed: string[] }>(
-    await db.execute(sql`select e.id as endpoint_id, ${sealedSigningSecrets(sql`e.id`, now.toISOString())} as sealed from unnest(${ids}::text[]) as e(id)`),
+    await db.execute(sql`select e.id as endpoint_id, ${sealedSigningSecrets(sql`e.id`, now.toISOString())} as sealed from unnest(${ids}) as e(id)`),
   );
   return new Map(rows.map((row) => [row.endpoint_id, row.sealed]));
 }
