@@ -27,6 +27,12 @@ test("support staff: search a payment → open the merchant → upload a settlem
   await expect(page.getByRole("status").filter({ hasText: "1 payment found" })).toBeVisible();
   await page.getByRole("table").getByRole("link", { name: payments[ids.short] }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(payments[ids.short]!);
+  // Back returns to the same results (the term is in the URL), and the link opens the payment again.
+  await page.goBack();
+  await expect(page.getByRole("status").filter({ hasText: "1 payment found" })).toBeVisible();
+  await expect(page.getByLabel("Payment id, external id or reference")).toHaveValue(ids.short);
+  await page.getByRole("table").getByRole("link", { name: payments[ids.short] }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(payments[ids.short]!);
 
   // Open the merchant, then their reconciliation.
   await page.getByRole("link", { name: merchant.name }).click();

@@ -1,15 +1,19 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 
 /**
  * A page's filters and windows live in its URL: a reload, a shared link or Back shows the same view. `update`
  * pushes a history entry (so Back undoes a filter) with the given params set, or removed when undefined or "".
+ *
+ * The entry is pushed with the browser's own `history.pushState`, which Next.js's router adopts (usePathname and
+ * useSearchParams follow it), not with `router.push`: these filters are read by the page's client queries, never
+ * by its server component, so a router navigation only fetched the same server render again, and a link clicked
+ * while that fetch was in flight could go unanswered (a CI run saw a search result's link not open in 10 s).
  */
 export function useUrlParams() {
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const update = useCallback(
     (changes: Record<string, string | undefined>, { replaceAll = false } = {}) => {
@@ -19,9 +23,9 @@ export function useUrlParams() {
         else next.delete(name);
       }
       const query = next.toString();
-      router.push(query ? `${pathname}?${query}` : pathname, { scroll: false });
+      window.history.pushState(null, "", query ? `${pathname}?${query}` : pathname);
     },
-    [params, pathname, router],
+    [params, pathname],
   );
   return { params, update };
 }
