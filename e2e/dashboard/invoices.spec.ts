@@ -37,8 +37,8 @@ test("invoices: create in the dashboard → paid over REST → detail with payme
   const other = await request.post("/api/v1/invoice", { headers: { authorization: `Bearer ${merchant.apiKey}` }, data: { amount: "1.00", currency: "EUR" } });
   const otherId = (await other.json()).id as string;
   await page.goto(`/dashboard/invoices/${otherId}`);
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Void invoice" }).click();
+  await page.getByRole("button", { name: "Yes, void" }).click();
   await expect(page.locator(".details")).toContainText("void");
 
   await page.goto("/dashboard");

@@ -41,6 +41,17 @@ test("keys and settings pages: create and revoke a key, a restricted key with it
   expect(write.status()).toBe(403);
   expect((await write.json()).code).toBe("insufficient_scope");
 
+  // Rolling asks first too; the new key is shown once and the old one keeps working for the overlap.
+  await page.getByRole("button", { name: "Done: I have stored it" }).click();
+  await page.getByRole("button", { name: `Roll key …${restricted.slice(-4)}` }).click();
+  await expect(page.getByRole("button", { name: "Yes, roll" })).toBeFocused();
+  await page.getByRole("button", { name: "Yes, roll" }).click();
+  await expect(page.getByText("Key rolled: the old key keeps working for one hour.")).toBeVisible();
+  const rolled = (await page.locator(".alert-warning code").textContent())!.trim();
+  expect(rolled).toMatch(/^rk_live_/);
+  expect(rolled).not.toBe(restricted);
+  expect((await page.request.get("/api/v1/payment", { headers: { authorization: `Bearer ${restricted}` } })).status()).toBe(200);
+
   await page.goto("/dashboard/settings");
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
   await expectAccessible(page);

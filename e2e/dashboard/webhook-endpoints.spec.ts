@@ -58,6 +58,20 @@ test("a second endpoint: added, tested, broken, seen in the log, replayed", asyn
     await page.getByLabel("Status").selectOption("delivered");
     await expect(page.getByRole("table", { name: /Webhook deliveries/ })).toContainText("payment.confirmed");
 
+    // Rotating and deleting ask first, in place (src/components/ui/confirm-action.tsx): Cancel changes nothing.
+    const second = page.getByRole("listitem", { name: "Endpoint Second endpoint" });
+    await second.getByRole("button", { name: "Rotate secret…" }).click();
+    await second.getByRole("button", { name: "Yes, rotate" }).click();
+    await expect(second.getByText("New secret, shown this once")).toBeVisible();
+    await expect(second.getByRole("button", { name: "Yes, rotate" })).toBeHidden();
+    await second.getByRole("button", { name: "Delete…" }).click();
+    await expect(second.getByRole("button", { name: "Yes, delete" })).toBeFocused();
+    await second.getByRole("button", { name: "Cancel" }).click();
+    await expect(second.getByRole("button", { name: "Delete…" })).toBeVisible();
+    await second.getByRole("button", { name: "Delete…" }).click();
+    await second.getByRole("button", { name: "Yes, delete" }).click();
+    await expect(second).toBeHidden();
+
     // A phone's width: nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/dashboard/webhooks");

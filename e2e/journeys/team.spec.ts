@@ -104,8 +104,9 @@ for (const size of [
       await owner.goto("/dashboard/team");
       const members = owner.getByRole("region", { name: "Members" }).first();
       await expect(members).toContainText(agentEmail);
-      owner.once("dialog", (dialog) => void dialog.accept());
-      await members.getByRole("row").filter({ hasText: agentEmail }).getByRole("button", { name: "Remove" }).click();
+      const agentRow = members.getByRole("row").filter({ hasText: agentEmail });
+      await agentRow.getByRole("button", { name: `Remove ${agentEmail}` }).click();
+      await agentRow.getByRole("button", { name: "Yes, remove" }).click();
       await expect(members).not.toContainText(agentEmail);
 
       // The agent's open tab: its next request is refused, and the page sends them to sign in.

@@ -9,6 +9,7 @@ import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { InvoiceDetails } from "./invoice-details";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 
 /** One invoice: its details, payments, events with their deliveries, and void. */
 export function InvoiceDetailView({ id }: { id: string }) {
@@ -35,17 +36,16 @@ export function InvoiceDetailView({ id }: { id: string }) {
           Invoice <code>{id}</code>
         </h1>
         {invoice.data && (invoice.data.status === "open" || invoice.data.status === "expired") && mayCall("invoices.void") ? (
-          <button
-            type="button"
-            className="btn"
-            data-procedure="invoices.void"
-            disabled={voiding.isPending}
-            onClick={() => {
-              if (window.confirm("Void this invoice? Its checkout page stops accepting payments.")) voiding.mutate({ id });
-            }}
-          >
-            {voiding.isPending ? "Voiding…" : "Void invoice"}
-          </button>
+          <ConfirmAction
+            label="Void invoice…"
+            procedure="invoices.void"
+            question="Void this invoice? Its checkout page stops accepting payments."
+            confirmLabel="Yes, void"
+            busyLabel="Voiding…"
+            busy={voiding.isPending}
+            small={false}
+            onConfirm={() => voiding.mutateAsync({ id })}
+          />
         ) : null}
       </div>
       {voiding.error ? (

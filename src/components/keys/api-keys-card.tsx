@@ -5,14 +5,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 import { formatDate } from "@/components/ui/format";
 import { SecretValue } from "@/components/ui/secret-value";
 import { QueryView } from "@/components/ui/states";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { useTRPC } from "@/lib/trpc/client";
 import { RESTRICTED_KEY_RESOURCES, SCOPE_LEVELS, type RestrictedKeyResource, type RestrictedKeyScopes, type ScopeLevel } from "@/lib/restricted-key-scopes";
-
-type Pending = { kind: "revoke" | "roll"; id: string } | null;
 
 /** `merchant_profile` → "merchant profile". */
 const resourceLabel = (resource: RestrictedKeyResource) => resource.replaceAll("_", " ");
@@ -35,7 +34,6 @@ export function ApiKeysCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [newKey, setNewKey] = useState<{ key: string; note: string } | null>(null);
-  const [pending, setPending] = useState<Pending>(null);
   const [restricted, setRestricted] = useState(false);
   const list = useQuery(trpc.apiKeys.list.queryOptions({ limit: 100 }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
@@ -51,13 +49,12 @@ export function ApiKeysCard() {
   const roll = useSubmission(
     trpc.apiKeys.roll.mutationOptions({
       onSuccess: async (result) => {
-        setPending(null);
         if (result.key) setNewKey({ key: result.key, note: "Key rolled: the old key keeps working for one hour." });
         await refresh();
       },
     }),
   );
-  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: async () => (setPending(null), await refresh()) }));
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: refresh }));
   const error = create.error ?? roll.error ?? revoke.error;
   // A role that only reads keys sees them, and no button that would change them.
   const { mayCall } = usePermissions();
@@ -177,32 +174,31 @@ export function ApiKeysCard() {
                     <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : "never"}</td>
                     <td>{formatDate(key.createdAt)}</td>
                     <td>
-                      {key.status !== "active" ? null : pending?.id === key.id ? (
-                        <span className="form-row">
-                          <span>{pending.kind === "roll" ? "Roll this key?" : "Revoke now? Calls with it fail at once."}</span>
-                          <button
-                            type="button"
-                            className={pending.kind === "roll" ? "btn btn-small btn-primary" : "btn btn-small btn-danger"}
-                            disabled={roll.pending || revoke.isPending}
-                            onClick={() => (pending.kind === "roll" ? void roll.submit({ id: key.id, overlapSeconds: 3600 }) : revoke.mutate({ id: key.id }))}
-                          >
-                            Yes, {pending.kind}
-                          </button>
-                          <button type="button" className="btn btn-small" onClick={() => setPending(null)}>
-                            Cancel
-                          </button>
-                        </span>
-                      ) : (
+                      {key.status !== "active" ? null : (
                         <span className="form-row">
                           {mayCall("apiKeys.roll") ? (
-                            <button type="button" className="btn btn-small" data-procedure="apiKeys.roll" onClick={() => setPending({ kind: "roll", id: key.id })} aria-label={`Roll key ${key.hint}`}>
-                              Roll…
-                            </button>
+                            <ConfirmAction
+                              label="Roll…"
+                              ariaLabel={`Roll key ${key.hint}`}
+                              procedure="apiKeys.roll"
+                              question="Roll this key? The new key is shown once; this one keeps working for an hour."
+                              confirmLabel="Yes, roll"
+                              danger={false}
+                              busy={roll.pending}
+                              onOpen={roll.startOver}
+                              onConfirm={async () => (await roll.submit({ id: key.id, overlapSeconds: 3600 })) !== undefined}
+                            />
                           ) : null}
                           {mayCall("apiKeys.revoke") ? (
-                            <button type="button" className="btn btn-small btn-danger" data-procedure="apiKeys.revoke" onClick={() => setPending({ kind: "revoke", id: key.id })} aria-label={`Revoke key ${key.hint}`}>
-                              Revoke…
-                            </button>
+                            <ConfirmAction
+                              label="Revoke…"
+                              ariaLabel={`Revoke key ${key.hint}`}
+                              procedure="apiKeys.revoke"
+                              question="Revoke now? Calls with it fail at once."
+                              confirmLabel="Yes, revoke"
+                              busy={revoke.isPending}
+                              onConfirm={() => revoke.mutateAsync({ id: key.id })}
+                            />
                           ) : null}
                         </span>
                       )}

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 import { formatDate } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
@@ -126,9 +127,15 @@ export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
                     <td>{formatDate(key.createdAt)}</td>
                     <td>
                       {key.status === "active" && mayCall("publishedKeys.revoke") ? (
-                        <button type="button" className="btn btn-small btn-danger" data-procedure="publishedKeys.revoke" onClick={() => revoke.mutate({ id: key.id })} aria-label={`Revoke published key ${key.kid}`}>
-                          Revoke
-                        </button>
+                        <ConfirmAction
+                          label="Revoke…"
+                          ariaLabel={`Revoke published key ${key.kid}`}
+                          procedure="publishedKeys.revoke"
+                          question="Revoke this key? It leaves your key directory at once."
+                          confirmLabel="Yes, revoke"
+                          busy={revoke.isPending}
+                          onConfirm={() => revoke.mutateAsync({ id: key.id })}
+                        />
                       ) : null}
                     </td>
                   </tr>

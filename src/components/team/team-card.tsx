@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDate } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
@@ -137,15 +138,15 @@ export function TeamCard() {
                           <td>{formatDate(member.joinedAt)}</td>
                           <td>
                             {mayAct && mayCall("team.remove") ? (
-                              <button
-                                type="button"
-                                data-procedure="team.remove"
-                                className="btn btn-small btn-danger"
-                                disabled={remove.isPending}
-                                onClick={() => window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`) && remove.mutate({ userId: member.userId })}
-                              >
-                                Remove
-                              </button>
+                              <ConfirmAction
+                                label="Remove…"
+                                ariaLabel={`Remove ${member.email}`}
+                                procedure="team.remove"
+                                question={`Remove ${member.email} from the team? Their sessions end at once.`}
+                                confirmLabel="Yes, remove"
+                                busy={remove.isPending}
+                                onConfirm={() => remove.mutateAsync({ userId: member.userId })}
+                              />
                             ) : null}
                           </td>
                         </tr>

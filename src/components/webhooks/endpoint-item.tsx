@@ -9,6 +9,7 @@ import { usePermissions } from "@/components/shell/use-permissions";
 import type { EndpointHealthView, EndpointView } from "./types";
 import { statusLabel } from "@/lib/statuses";
 import { StatusBadge } from "@/components/ui/badge";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 
 /** One endpoint: what it is, how it fares, and what can be done with it. */
 export function EndpointItem({ endpoint, health, onChanged }: { endpoint: EndpointView; health?: EndpointHealthView; onChanged: () => Promise<unknown> }) {
@@ -22,13 +23,11 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
   };
   const update = useMutation(trpc.webhookEndpoints.update.mutationOptions({ onSuccess: done("Saved.") }));
   const remove = useMutation(trpc.webhookEndpoints.remove.mutationOptions({ onSuccess: done("Deleted.") }));
-  const [confirmingRotation, setConfirmingRotation] = useState(false);
   const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string | Date } | null>(null);
   // Once per confirmation (a double click rotates once); a replay has no secret: the first answer shows it.
   const rotate = useSubmission(
     trpc.webhookEndpoints.rotateSecret.mutationOptions({
       onSuccess: (result) => {
-        setConfirmingRotation(false);
         if (result.secret) setRotated({ secret: result.secret, previousSecretExpiresAt: result.previousSecretExpiresAt });
       },
     }),
@@ -92,33 +91,27 @@ export function EndpointItem({ endpoint, health, onChanged }: { endpoint: Endpoi
             </button>
           </>
         ) : null}
-        {!mayCall("webhookEndpoints.rotateSecret") ? null : confirmingRotation ? (
-          <span className="form-row">
-            <span>Rotate this endpoint&apos;s secret? The old one keeps signing for 24 hours.</span>
-            <button type="button" className="btn btn-small btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({ id: endpoint.id })}>
-              {rotate.pending ? "Rotating…" : "Yes, rotate"}
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => setConfirmingRotation(false)}>
-              Cancel
-            </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            className="btn btn-small"
-            data-procedure="webhookEndpoints.rotateSecret"
-            onClick={() => {
-              rotate.startOver(); // a new confirmation is a new rotation
-              setConfirmingRotation(true);
-            }}
-          >
-            Rotate secret
-          </button>
-        )}
+        {mayCall("webhookEndpoints.rotateSecret") ? (
+          <ConfirmAction
+            label="Rotate secret…"
+            procedure="webhookEndpoints.rotateSecret"
+            question="Rotate this endpoint's secret? The old one keeps signing for 24 hours."
+            confirmLabel="Yes, rotate"
+            busyLabel="Rotating…"
+            busy={rotate.pending}
+            onOpen={rotate.startOver /* a new confirmation is a new rotation */}
+            onConfirm={async () => (await rotate.submit({ id: endpoint.id })) !== undefined}
+          />
+        ) : null}
         {endpoint.isDefault || !mayCall("webhookEndpoints.remove") ? null : (
-          <button type="button" className="btn btn-small btn-danger" data-procedure="webhookEndpoints.remove" disabled={remove.isPending} onClick={() => remove.mutate({ id: endpoint.id })}>
-            Delete
-          </button>
+          <ConfirmAction
+            label="Delete…"
+            procedure="webhookEndpoints.remove"
+            question="Delete this endpoint? It gets no more webhooks, and this cannot be undone."
+            confirmLabel="Yes, delete"
+            busy={remove.isPending}
+            onConfirm={() => remove.mutateAsync({ id: endpoint.id })}
+          />
         )}
       </div>
       {editing && mayCall("webhookEndpoints.update") ? (

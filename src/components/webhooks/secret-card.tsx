@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSubmission } from "@/components/ui/use-submission";
 import { formatDateTime } from "@/components/ui/format";
+import { ConfirmAction } from "@/components/ui/confirm-action";
 import { SecretValue } from "@/components/ui/secret-value";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
@@ -13,14 +14,12 @@ export function SecretCard() {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string | Date } | null>(null);
   // Once per confirmation: a double click on "Yes, rotate" rotates once (a second rotation would end the
   // overlap of the secret the receiver still holds). A replay has no secret; the first answer shows it.
   const rotate = useSubmission(
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: async (result) => {
-        setConfirming(false);
         if (result.webhookSecret) setRotated({ secret: result.webhookSecret, previousSecretExpiresAt: result.previousSecretExpiresAt });
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
       },
@@ -47,28 +46,16 @@ export function SecretCard() {
       )}
       {mayCall("webhooks.rotateSecret") ? (
         <div className="form-row" style={{ marginTop: "0.75rem" }} data-procedure="webhooks.rotateSecret">
-          {confirming ? (
-            <>
-              <span>Rotate the secret? Deliveries will be signed with both secrets for 24 hours.</span>
-              <button type="button" className="btn btn-danger" disabled={rotate.pending} onClick={() => void rotate.submit({})}>
-                {rotate.pending ? "Rotating…" : "Yes, rotate"}
-              </button>
-              <button type="button" className="btn" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="btn"
-              onClick={() => {
-                rotate.startOver(); // a new confirmation is a new rotation
-                setConfirming(true);
-              }}
-            >
-              Rotate secret…
-            </button>
-          )}
+          <ConfirmAction
+            label="Rotate secret…"
+            question="Rotate the secret? Deliveries will be signed with both secrets for 24 hours."
+            confirmLabel="Yes, rotate"
+            busyLabel="Rotating…"
+            busy={rotate.pending}
+            small={false}
+            onOpen={rotate.startOver /* a new confirmation is a new rotation */}
+            onConfirm={async () => (await rotate.submit({})) !== undefined}
+          />
         </div>
       ) : null}
       {rotate.error ? (
