@@ -6,17 +6,15 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/trpc/router";
+import { signInAgainUrl } from "./sign-in-again";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
-/**
- * A call refused because the session has ended (signed out in another tab, a password change elsewhere, a
- * copied cookie revoked: docs/dashboard.md, "Sessions") sends this tab to the sign-in page, back here after.
- */
+/** A call refused because the session has ended sends this tab to the sign-in page (sign-in-again.ts). */
 function signInAgainWhenSessionEnded(error: unknown) {
   if (!isSessionEnded(error)) return;
-  const here = window.location.pathname + window.location.search;
-  window.location.assign(`/login?callbackUrl=${encodeURIComponent(here)}`);
+  const to = signInAgainUrl(window.location);
+  if (to) window.location.assign(to);
 }
 
 function makeQueryClient() {
