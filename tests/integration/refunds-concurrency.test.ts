@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDecimals, compareDecimals } from "../../src/lib/money";
-import { events, refunds } from "../../src/server/db/schema";
+import { events, payments, refunds } from "../../src/server/db/schema";
+import { createServiceContext } from "../../src/server/services/create-context";
+import { expireRefundClaims } from "../../src/server/services/refunds/expire-claims";
 import { testClient, type TestClient } from "../support/client";
 import { registerTestMerchant, type TestMerchant } from "../support/merchants";
 import { externalId } from "../support/payments";
@@ -21,10 +23,29 @@ beforeAll(async () => {
 afterAll(() => runtime.close());
 
 const confirm = (body: Record<string, unknown>) => api.post("/payment/confirm", { key: shop.apiKey, body: { currency: "USD", ...body } });
-const refund = (body: Record<string, unknown>) => api.post("/refund", { key: shop.apiKey, body });
+/*
+ * Every other refund with an amount also names the currency: those take the payment's amount in one statement, the
+ * others after locking and reading the payment (services/refunds/create.ts). Both ways race each other here.
+ */
+let sent = 0;
+const refund = (body: Record<string, unknown>) =>
+  api.post("/refund", { key: shop.apiKey, body: body.amount !== undefined && sent++ % 2 === 0 ? { currency: "USD", ...body } : body });
 
 async function refundsOf(paymentId: string) {
   return runtime.database.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
+}
+
+/**
+ * The payment's held amount, which the next refund is checked against, is the sum of its refunds still holding part
+ * of it (services/refunds/held.ts): never drifted by a race, never above the payment. Returns that sum.
+ */
+async function expectHeldIsTheHoldingSum(paymentId: string): Promise<string> {
+  const holding = (await refundsOf(paymentId)).filter((row) => row.status !== "failed" && row.status !== "canceled");
+  const sum = addDecimals("0", ...holding.map((row) => row.amount));
+  const [payment] = await runtime.database.db.select().from(payments).where(eq(payments.id, paymentId));
+  expect(compareDecimals(payment!.amountHeld, sum), `held ${payment!.amountHeld}, holding refunds ${sum}`).toBe(0);
+  expect(compareDecimals(sum, payment!.amount)).toBeLessThanOrEqual(0);
+  return sum;
 }
 
 describe("never more than was paid, under concurrency", () => {
@@ -45,6 +66,7 @@ describe("never more than was paid, under concurrency", () => {
     expect(compareDecimals(addDecimals(...rows.map((row) => row.amount)), "100.00")).toBeLessThanOrEqual(0);
     const created = await runtime.database.db.select().from(events).where(eq(events.type, "refund.created"));
     expect(created.filter((event) => (event.data as { paymentId: string }).paymentId === payment.id)).toHaveLength(33);
+    expect(await expectHeldIsTheHoldingSum(payment.id)).toBe("99.00");
   });
 
   it("50 concurrent succeeded refunds of random amounts: the payment's amountRefunded is the exact sum, never above", async () => {
@@ -58,6 +80,7 @@ describe("never more than was paid, under concurrency", () => {
     const shown = (await api.get(`/payment/${payment.id}`, { key: shop.apiKey })).body;
     expect(compareDecimals(shown.amountRefunded, total)).toBe(0);
     expect(shown.refundStatus).toBe(compareDecimals(total, "50.00") === 0 ? "full" : "partial");
+    await expectHeldIsTheHoldingSum(payment.id);
   });
 
   it("50 racing full refunds and cancels: at most one full refund holds the payment at any time", async () => {
@@ -75,6 +98,48 @@ describe("never more than was paid, under concurrency", () => {
     expect(again.filter((answer) => answer.status === 201).length).toBeLessThanOrEqual(1);
     const holding = (await refundsOf(payment.id)).filter((row) => row.status !== "canceled" && row.status !== "failed");
     expect(compareDecimals(addDecimals("0", ...holding.map((row) => row.amount)), "20.00")).toBeLessThanOrEqual(0);
+    await expectHeldIsTheHoldingSum(payment.id);
+  });
+
+  it("20 refunds at once with one externalId: one is recorded, every other answer is that refund, held once", async () => {
+    const payment = (await confirm({ externalId: externalId("same"), amount: "30.00" })).body;
+    const ext = externalId("proc");
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refund({ paymentId: payment.id, amount: "7.00", externalId: ext })));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(19);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(await refundsOf(payment.id)).toHaveLength(1);
+    expect(await expectHeldIsTheHoldingSum(payment.id)).toBe("7.00");
+  });
+
+  it("one externalId sent at once for two payments: one records it, the other is 409 refund_conflict and holds nothing", async () => {
+    const first = (await confirm({ externalId: externalId("one"), amount: "10.00" })).body;
+    const second = (await confirm({ externalId: externalId("two"), amount: "10.00" })).body;
+    const ext = externalId("proc");
+    const answers = await Promise.all([first, second, first, second].map((payment) => refund({ paymentId: payment.id, amount: "4.00", externalId: ext })));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    const winner = answers.find((answer) => answer.status === 201)!.body;
+    for (const answer of answers.filter((answer) => answer.status !== 201)) {
+      if (answer.status === 200) expect(answer.body.id).toBe(winner.id);
+      else expect(answer.body).toMatchObject({ status: 409, code: "refund_conflict" });
+    }
+    expect(await expectHeldIsTheHoldingSum(winner.paymentId)).toBe("4.00");
+    expect(await expectHeldIsTheHoldingSum(winner.paymentId === first.id ? second.id : first.id)).toBe("0");
+  });
+
+  it("an expired claim canceled by the merchant and by three sweeps at once gives its amount back once", async () => {
+    const payment = (await confirm({ externalId: externalId("claim"), amount: "9.00" })).body;
+    const claim = (await refund({ paymentId: payment.id, amount: "6.00", claim: { expiresIn: 3600 } })).body;
+    expect(await expectHeldIsTheHoldingSum(payment.id)).toBe("6.00");
+    runtime.advanceTime(3_601_000);
+    const sweep = () => expireRefundClaims({ ctx: createServiceContext(runtime, { type: "system" }, "req_sweep"), input: {} });
+    const [canceled, ...swept] = await Promise.all([api.post(`/refund/${claim.id}/cancel`, { key: shop.apiKey }), sweep(), sweep(), sweep()]);
+    expect(canceled!.status).toBe(200);
+    expect(swept.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(1);
+    expect(await expectHeldIsTheHoldingSum(payment.id)).toBe("0");
+    // The whole payment is refundable again, and no more.
+    expect((await refund({ paymentId: payment.id })).body.amount).toBe("9.00");
+    expect((await refund({ paymentId: payment.id, amount: "0.01" })).body).toMatchObject({ code: "refund_exceeds_payment", refundable: "0.00" });
   });
 });
 
@@ -99,6 +164,7 @@ describe("refunds racing the payment's own transitions", () => {
       expect(rows).toHaveLength(refundAnswers.filter((answer) => answer.status === 201).length);
       const final = (await api.get(`/payment/${payment.id}`, { key: shop.apiKey })).body;
       expect(final.status).toBe(outcome);
+      await expectHeldIsTheHoldingSum(payment.id);
     }
   });
 
@@ -117,5 +183,6 @@ describe("refunds racing the payment's own transitions", () => {
     const shown = (await api.get(`/payment/${payment.id}`, { key: shop.apiKey })).body;
     expect(shown.amountRefunded).toBe("6.00");
     expect(shown.refundStatus).toBe("partial");
+    await expectHeldIsTheHoldingSum(payment.id);
   });
 });

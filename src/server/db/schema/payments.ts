@@ -38,6 +38,12 @@ export const payments = pgTable(
     /** Sum of the succeeded refunds, recomputed from them under this row's lock (services/refunds/apply.ts). */
     amountRefunded: numeric("amount_refunded").notNull().default("0"),
     refundStatus: text("refund_status", { enum: refundStates }).notNull().default("none"),
+    /**
+     * Sum of its refunds that still hold part of it (requires_action, pending, succeeded): what "never more than was
+     * paid" checks, raised by the conditional UPDATE that records a refund and lowered when one fails or is canceled,
+     * under this row's lock (services/refunds/held.ts). Internal: never in the API.
+     */
+    amountHeld: numeric("amount_held").notNull().default("0"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

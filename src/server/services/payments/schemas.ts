@@ -73,12 +73,15 @@ const paymentRowSchema = createSelectSchema(payments, { ...isoTimestamps(payment
 
 /**
  * The Payment as clients see it (docs/api-contract.md, "Shapes"): the row less whose it is, its mode (the key that
- * reads it already says which: docs/test-mode.md) and staff's notes.
+ * reads it already says which: docs/test-mode.md), staff's notes and the refunds' bookkeeping (`amountHeld`).
  */
-export const paymentSchema = describeFields(paymentRowSchema.omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true }), {
-  amountRefunded: "Sum of its succeeded refunds (docs/refunds.md).",
-  refundStatus: "`none`, `partial` or `full`: how much of it its succeeded refunds gave back.",
-}).meta({ id: "Payment" });
+export const paymentSchema = describeFields(
+  paymentRowSchema.omit({ merchantId: true, livemode: true, reconciledBy: true, reconciliationNote: true, amountHeld: true }),
+  {
+    amountRefunded: "Sum of its succeeded refunds (docs/refunds.md).",
+    refundStatus: "`none`, `partial` or `full`: how much of it its succeeded refunds gave back.",
+  },
+).meta({ id: "Payment" });
 export type Payment = z.infer<typeof paymentSchema>;
 
 /** What support staff see: the payment, whose it is, and the reconciliation details. */

@@ -1,33 +1,18 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/currencies";
-import { compareDecimals, remainingDecimal, withDecimals } from "@/lib/money";
-import { invoices, payments, refunds, type PaymentRow, type RefundState } from "@/server/db/schema";
+import { compareDecimals, withDecimals } from "@/lib/money";
+import { invoices, payments, refunds, type RefundState } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 import { namesInvoice } from "../invoices/attach-payment";
 import { findInvoice } from "../invoices/fetch";
-import { HOLDING_STATUSES } from "./states";
-
-/**
- * What is still refundable on a payment whose row lock the caller holds: its amount less every refund not
- * `failed` or `canceled`. Read under that lock, in the transaction that then writes the refund: concurrent refunds
- * of one payment queue on the lock and each sees the others' committed rows, so their sum never exceeds the
- * payment (docs/refunds.md, "Never more than was paid").
- */
-export async function refundableOf(db: Executor, payment: PaymentRow): Promise<string> {
-  const [row] = await db
-    .select({ held: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
-    .from(refunds)
-    .where(and(eq(refunds.merchantId, payment.merchantId), eq(refunds.paymentId, payment.id), inArray(refunds.status, [...HOLDING_STATUSES])));
-  const exponent = currencyExponent(payment.currency) ?? 0;
-  return withDecimals(remainingDecimal(payment.amount, row!.held), exponent);
-}
+import type { RefundedPayment } from "./held";
 
 /**
  * Recomputes the payment's `amountRefunded` and `refundStatus` from its succeeded refunds, and its invoice's
  * `amountRefunded` when it has one, after a refund succeeded. The payment's lock is held; the invoice's is taken
  * here (payment, then invoice: the order payment/confirm uses).
  */
-export async function applyRefundedAmounts(db: Executor, payment: PaymentRow, now: Date): Promise<void> {
+export async function applyRefundedAmounts(db: Executor, payment: RefundedPayment, now: Date): Promise<void> {
   const succeeded = await succeededSum(db, payment.merchantId, eq(refunds.paymentId, payment.id));
   const exponent = currencyExponent(payment.currency) ?? 0;
   await db

@@ -1,18 +1,19 @@
 import { currencyExponent } from "@/lib/currencies";
 import { newId } from "@/lib/ids";
 import { canonicalAmount, compareDecimals } from "@/lib/money";
-import { refunds, type PaymentRow, type RefundRow } from "@/server/db/schema";
-import { isUniqueViolation } from "@/server/db/errors";
+import type { PaymentRow, RefundRow } from "@/server/db/schema";
+import { insertRefundTakingPayment } from "@/server/db/sql/refunds";
 import { withTransaction } from "@/server/db/transaction";
 import { refundClaimToken, refundClaimTokenDigest } from "@/server/crypto/refund-claim-token";
 import { inTransaction, livemodeOf, requireMerchantScope, requireMerchantWriter, type ServiceContext } from "../context";
 import { ServiceError, ValidationError } from "../errors";
-import { namesInvoice } from "../invoices/attach-payment";
+import { INVOICE_REFERENCE_PREFIX } from "../invoices/attach-payment";
 import { validateInput } from "../validate";
 import { recordAudit } from "../audit/record";
-import { applyRefundedAmounts, refundableOf } from "./apply";
+import { applyRefundedAmounts } from "./apply";
+import { holdsPayment, recountHeld, refundableOf, type RefundedPayment } from "./held";
 import { lockPayment, lockRefundByExternalId } from "./fetch";
-import { emitRefundEvent, externalIdTaken, moveLockedRefund } from "./move";
+import { emitRefundEvent, moveLockedRefund } from "./move";
 import { createRefundInput, toRefund, type CreateRefundInput, type Refund } from "./schemas";
 
 type CreateData = ReturnType<typeof createRefundInput.parse>;
@@ -22,9 +23,10 @@ type CreateData = ReturnType<typeof createRefundInput.parse>;
  * (docs/refunds.md). With an `externalId` the merchant already used, it answers that refund (`created: false`) and
  * moves it on like payment/confirm (`pending → succeeded | failed`; the same status changes nothing).
  *
- * Never more than was paid: the payment's row is locked first, and what is still refundable is read under that lock
- * in the transaction that writes the refund and its events, so concurrent refunds queue and the sum of those not
- * `failed` or `canceled` never exceeds the payment (409 refund_exceeds_payment, naming the refundable amount).
+ * Never more than was paid: the refund's amount is taken from what the payment still has refundable by the
+ * statement that locks the payment's row (held.ts), in the transaction that writes the refund and its events, so
+ * concurrent refunds queue and the sum of those not `failed` or `canceled` never exceeds the payment (409
+ * refund_exceeds_payment, naming the refundable amount).
  */
 export async function createRefund({ ctx, input }: { ctx: ServiceContext; input: CreateRefundInput }): Promise<{ refund: Refund; created: boolean }> {
   requireMerchantWriter(ctx);
@@ -57,87 +59,110 @@ export async function auditRefund(ctx: ServiceContext, action: string, refund: R
   });
 }
 
-/** The one way a refund is written, for the merchant's verb and staff's (staff-create.ts). */
+/**
+ * The one way a refund is written, for the merchant's verb and staff's (staff-create.ts). With an amount and a
+ * currency that fit, one statement takes the amount from the payment and inserts the refund (held.ts). When it
+ * inserts nothing, or either was left out, the payment is locked and read: to answer a refund its externalId already
+ * names, to say what is wrong, or to learn the amount ("what is left").
+ */
 export async function recordRefund(ctx: ServiceContext, data: CreateData): Promise<{ refund: Refund; created: boolean }> {
   const scope = requireMerchantScope(ctx);
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    const payment = await lockPayment(tx, scope, data.paymentId);
-    if (!payment) throw paymentField("not_found", `No payment ${data.paymentId} of yours in this mode; nothing was recorded.`);
+    const sent = data.amount !== undefined && data.currency !== undefined ? amountFits(data.amount, data.currency) : undefined;
+    const payment = { ...scope, id: data.paymentId, currency: data.currency! };
+    const written = (sent && (await insertTaking(txCtx, data, payment, sent))) || (await writeAfterLocking(txCtx, data));
+    if ("existing" in written) return { refund: toRefund(written.existing, ctx.env), created: false };
 
-    if (data.externalId !== undefined) {
-      const existing = await lockRefundByExternalId(tx, scope, data.externalId);
-      if (existing) return { refund: toRefund(await moveExisting(txCtx, payment, existing, data), ctx.env), created: false };
-    }
-
-    if (payment.status !== "confirmed") {
-      throw paymentField("payment_not_refundable", `Payment ${payment.id} is ${payment.status}; only a confirmed payment can be refunded.`);
-    }
-    if (data.currency !== undefined && data.currency !== payment.currency) {
-      throw new ServiceError("currency_mismatch", `Payment ${payment.id} is in ${payment.currency}; this refund is in ${data.currency}.`, {
-        errors: [{ path: "body.currency", message: `must be ${payment.currency}, the payment's currency` }],
-      });
-    }
-    const refundable = await refundableOf(tx, payment);
-    const amount = data.amount === undefined ? refundable : amountIn(data.amount, payment.currency);
-    if (compareDecimals(refundable, "0") === 0 || compareDecimals(amount, refundable) > 0) {
-      throw new ServiceError("refund_exceeds_payment", `At most ${refundable} ${payment.currency} of payment ${payment.id} is refundable; nothing was recorded.`, {
-        errors: [{ path: "body.amount", message: `must be at most ${refundable}` }],
-        members: { refundable },
-      });
-    }
-
-    const row = await insertRefund(txCtx, payment, data, amount);
+    const { row } = written;
     await emitRefundEvent(txCtx, "refund.created", row);
-    if (row.status === "succeeded") await applyRefundedAmounts(tx, payment, row.createdAt);
+    if (row.status === "succeeded") await applyRefundedAmounts(tx, written.payment, row.createdAt);
     if (row.status === "succeeded" || row.status === "failed") await emitRefundEvent(txCtx, `refund.${row.status}`, row);
     return { refund: toRefund(row, ctx.env), created: true };
   });
 }
 
-async function insertRefund(ctx: ServiceContext, payment: PaymentRow, data: CreateData, amount: string): Promise<RefundRow> {
+type Written = { row: RefundRow; payment: RefundedPayment } | { existing: RefundRow };
+
+/**
+ * The payment locked, its held amount recounted (whatever a one-statement insert that inserted nothing took), and
+ * read: a refund with this externalId already (answered, moved on when a new status is reported), or why nothing can
+ * be refunded, or the refund written with the amount asked or what is left.
+ */
+async function writeAfterLocking(ctx: ServiceContext, data: CreateData): Promise<Written> {
+  const scope = requireMerchantScope(ctx);
+  const locked = await lockPayment(ctx.db, scope, data.paymentId);
+  if (!locked) throw paymentField("not_found", `No payment ${data.paymentId} of yours in this mode; nothing was recorded.`);
+  const payment = await recountHeld(ctx.db, locked);
+
+  const existing = data.externalId === undefined ? undefined : await lockRefundByExternalId(ctx.db, scope, data.externalId);
+  if (existing) return { existing: await moveExisting(ctx, payment, existing, data) };
+
+  if (payment.status !== "confirmed") {
+    throw paymentField("payment_not_refundable", `Payment ${payment.id} is ${payment.status}; only a confirmed payment can be refunded.`);
+  }
+  if (data.currency !== undefined && data.currency !== payment.currency) {
+    throw new ServiceError("currency_mismatch", `Payment ${payment.id} is in ${payment.currency}; this refund is in ${data.currency}.`, {
+      errors: [{ path: "body.currency", message: `must be ${payment.currency}, the payment's currency` }],
+    });
+  }
+  const refundable = refundableOf(payment);
+  const amount = data.amount === undefined ? refundable : amountIn(data.amount, payment.currency);
+  if (compareDecimals(refundable, "0") === 0 || compareDecimals(amount, refundable) > 0) {
+    throw new ServiceError("refund_exceeds_payment", `At most ${refundable} ${payment.currency} of payment ${payment.id} is refundable; nothing was recorded.`, {
+      errors: [{ path: "body.amount", message: `must be at most ${refundable}` }],
+      members: { refundable },
+    });
+  }
+  const written = await insertTaking(ctx, data, payment, amount);
+  if (written) return written;
+  // Under the payment's lock, with the externalId free a moment ago, only a refund of another payment can have taken
+  // it since: moveExisting refuses it (409 refund_conflict) and the transaction, with what the insert took, rolls back.
+  const taken = (await lockRefundByExternalId(ctx.db, scope, data.externalId!))!;
+  return { existing: await moveExisting(ctx, await recountHeld(ctx.db, payment), taken, data) };
+}
+
+/** The refund inserted with the amount taken from the payment in one statement; undefined when nothing was (held.ts). */
+async function insertTaking(
+  ctx: ServiceContext,
+  data: CreateData,
+  payment: Pick<PaymentRow, "merchantId" | "livemode" | "id" | "currency">,
+  amount: string,
+): Promise<{ row: RefundRow; payment: RefundedPayment } | undefined> {
   const now = ctx.now();
   const id = newId("refund");
   const status = data.claim ? "requires_action" : (data.status ?? "pending");
-  try {
-    const [row] = await ctx.db
-      .insert(refunds)
-      .values({
-        id,
-        merchantId: payment.merchantId,
-        livemode: payment.livemode,
-        paymentId: payment.id,
-        invoiceId: namesInvoice(payment.invoiceId) ? payment.invoiceId : null,
-        amount,
-        currency: payment.currency,
-        status,
-        reason: data.reason ?? null,
-        note: data.note ?? null,
-        externalId: data.externalId ?? null,
-        metadata: data.metadata ?? {},
-        ...(data.claim
-          ? {
-              claimTokenHash: refundClaimTokenDigest(refundClaimToken(ctx.env.AUTH_SECRET, id)),
-              claimExpiresAt: new Date(now.getTime() + data.claim.expiresIn * 1000),
-              claimInstructions: data.claim.instructions ?? null,
-            }
-          : {}),
-        succeededAt: status === "succeeded" ? now : null,
-        failedAt: status === "failed" ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row!;
-  } catch (error) {
-    // The same processor id sent at once for two payments: the other's transaction took it first.
-    if (isUniqueViolation(error)) throw externalIdTaken();
-    throw error;
-  }
+  const written = await insertRefundTakingPayment(ctx.db, {
+    hold: holdsPayment(status) ? amount : "0",
+    invoicePrefix: INVOICE_REFERENCE_PREFIX,
+    refund: {
+      id,
+      merchantId: payment.merchantId,
+      livemode: payment.livemode,
+      paymentId: payment.id,
+      amount,
+      currency: payment.currency,
+      status,
+      reason: data.reason ?? null,
+      note: data.note ?? null,
+      externalId: data.externalId ?? null,
+      metadata: data.metadata ?? {},
+      claimTokenHash: data.claim ? refundClaimTokenDigest(refundClaimToken(ctx.env.AUTH_SECRET, id)) : null,
+      claimExpiresAt: data.claim ? new Date(now.getTime() + data.claim.expiresIn * 1000) : null,
+      claimInstructions: data.claim?.instructions ?? null,
+      succeededAt: status === "succeeded" ? now : null,
+      failedAt: status === "failed" ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  if (!written) return undefined;
+  const { refund: row, paymentAmount } = written;
+  return { row, payment: { ...payment, amount: paymentAmount, invoiceId: row.invoiceId } };
 }
 
 /** A second `POST refund` with a known externalId: the same refund, moved on when a new status is reported. */
-async function moveExisting(ctx: ServiceContext, payment: PaymentRow, existing: RefundRow, data: CreateData): Promise<RefundRow> {
+async function moveExisting(ctx: ServiceContext, payment: RefundedPayment, existing: RefundRow, data: CreateData): Promise<RefundRow> {
   if (existing.paymentId !== payment.id) {
     throw new ServiceError("refund_conflict", `Refund ${existing.externalId} belongs to payment ${existing.paymentId}; nothing was changed.`, {
       errors: [{ path: "body.paymentId", message: `must be ${existing.paymentId}, the refund's payment` }],
@@ -157,6 +182,14 @@ function amountIn(amount: string, currency: string): string {
   const checked = canonicalAmount(amount, currencyExponent(currency) ?? 0);
   if (!checked.ok) throw new ValidationError([{ path: "body.amount", message: `${checked.message} (${currency})` }]);
   return checked.amount;
+}
+
+/** `amount` in `currency`'s canonical form when it has at most its decimals; undefined otherwise (the slow path says why). */
+function amountFits(amount: string, currency: string): string | undefined {
+  const exponent = currencyExponent(currency);
+  if (exponent === undefined) return undefined;
+  const checked = canonicalAmount(amount, exponent);
+  return checked.ok ? checked.amount : undefined;
 }
 
 /** A 404 like every unknown id (another merchant's or mode's payment must not be told apart), naming the field. */

@@ -1,22 +1,23 @@
 import { and, eq } from "drizzle-orm";
 import type { EventType } from "@/lib/event-types";
-import { refunds, type PaymentRow, type RefundRow, type RefundStatus } from "@/server/db/schema";
+import { refunds, type RefundRow, type RefundStatus } from "@/server/db/schema";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { applyRefundedAmounts } from "./apply";
+import { holdsPayment, releaseHold, type RefundedPayment } from "./held";
 import { toRefund } from "./schemas";
 import { canMove, eventOfStatus, statusFields } from "./states";
 
 /**
  * Moves a refund whose payment and own row locks the caller holds to `to` (states.ts), in the caller's transaction:
- * the row, the payment's and invoice's refunded amounts when it succeeded, and its event commit together (the
- * outbox). The same status again changes nothing and sends nothing (`changed: false`), like payment/confirm.
+ * the row, the payment's held amount when it stops holding (held.ts), the payment's and invoice's refunded amounts
+ * when it succeeded, and its event commit together (the outbox). The same status again changes nothing and sends nothing (`changed: false`), like payment/confirm.
  */
 export async function moveLockedRefund(
   ctx: ServiceContext,
-  payment: PaymentRow,
+  payment: RefundedPayment,
   refund: RefundRow,
   to: RefundStatus,
   options: { fields?: Partial<RefundRow>; event?: EventType } = {},
@@ -25,6 +26,7 @@ export async function moveLockedRefund(
   if (!canMove(refund.status, to)) throw new ServiceError("invalid_transition", `A ${refund.status} refund cannot become ${to}.`);
   const now = ctx.now();
   const updated = await updateRefund(ctx, refund, { status: to, ...statusFields(to, now), ...options.fields, updatedAt: now });
+  if (holdsPayment(refund.status) && !holdsPayment(to)) await releaseHold(ctx.db, payment, refund.amount);
   if (to === "succeeded") await applyRefundedAmounts(ctx.db, payment, now);
   const event = options.event ?? eventOfStatus(to);
   if (event) await emitRefundEvent(ctx, event, updated);
