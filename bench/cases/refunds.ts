@@ -14,6 +14,7 @@ import type { DatabaseHandle } from "../../src/server/db/types";
 import { createLogger } from "../../src/server/log";
 import { createRuntime } from "../../src/server/runtime";
 import { createServiceContext } from "../../src/server/services/create-context";
+import { maintainLogPartitions } from "../../src/server/services/events/partitions";
 import { createRefund } from "../../src/server/services/refunds/create";
 import { apiSpecs } from "./full-stack";
 
@@ -95,9 +96,9 @@ async function refundCpu(ctx: BenchContext) {
   report.text(
     `${config.connections} connections, ${config.duration} s per run, ${config.reps} interleaved rounds, one server. Confirm as in case 2; ` +
       `each refund takes ${REFUND_AMOUNT} of a seeded confirmed payment of 19.99 USD, round robin over ${perVariant.toLocaleString("en-US")} ` +
-      `payments of its own (a payment is refunded again only after all others, at most ${REFUNDS_PER_PAYMENT} times), with a new externalId and Idempotency-Key each. Two refunds: ` +
+      `payments of its own (a payment is refunded again only after all others, at most ${REFUNDS_PER_PAYMENT} times), with \`currency\` and a new externalId and Idempotency-Key each. Two refunds: ` +
       "`pending` (the default: one `refund.created` event) and `succeeded` (the processor already paid: `refund.created` and " +
-      "`refund.succeeded`, and the payment's refunded amount recomputed).",
+      "`refund.succeeded`, and the refund's amount added to the payment's refunded amount).",
   );
   report.text("");
   const targets = ctx.targets(ctx.next);
@@ -155,6 +156,11 @@ async function refundLag(ctx: BenchContext) {
       log: createLogger("warn"),
     });
     const actor = { type: "api_key" as const, merchantId: merchant.id, keyId: "bench", livemode: true };
+    // The logs' partitions a worker makes when it first starts on a fresh database (27 here: the coming week's and
+    // months'), made before the flow: each takes its log's exclusive lock for a moment, and at the worker's start they
+    // stalled the outbox's writes for over a second of the measured 20 s. In service that is a deployment's first
+    // start; then one day's partitions a day per log (docs/operations.md, "Partitions and retention").
+    await maintainLogPartitions(database.db, { now: new Date(), retentionDays: 30 });
     // Earlier cases' pending deliveries (to a closed port) would compete with the refunds': hold them back.
     await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending'`);
     worker = await startServer({
@@ -183,7 +189,7 @@ async function refundLag(ctx: BenchContext) {
       // At most one refund per connection in flight: beyond that the pool's queue times out (a loaded machine may not
       // keep up with the rate: then the offered rate below says what it was).
       while (inFlight.size >= LAG_CONNECTIONS) await Promise.race(inFlight);
-      const task = createRefund({ ctx: createServiceContext(runtime, actor, newId("request")), input: { paymentId: paymentIds[i]!, amount: REFUND_AMOUNT, reason: "requested_by_customer" } })
+      const task = createRefund({ ctx: createServiceContext(runtime, actor, newId("request")), input: { paymentId: paymentIds[i]!, amount: REFUND_AMOUNT, currency: "USD", reason: "requested_by_customer" } })
         .then(({ refund }) => void committed.set(refund.id, Date.now()))
         .catch((error: unknown) => {
           refused++;
@@ -214,7 +220,7 @@ async function refundLag(ctx: BenchContext) {
     report.text(
       `Refund → first webhook attempt: ${total.toLocaleString("en-US")} refunds (pending, one \`refund.created\` each) at ${LAG_RATE}/s ` +
         `(offered ${round(offered)}/s) for ${config.lagSeconds} s, each of its own seeded payment, recorded by the service \`POST /refund\` calls ` +
-        `(\`createRefund\`: the payment's lock, the refundable sum, the refund and its event in one transaction) in the bench process on ${LAG_CONNECTIONS} ` +
+        `(\`createRefund\` with an amount and \`currency\`, as in the first part: the amount taken and the refund inserted in one statement, then its event, in one transaction) in the bench process on ${LAG_CONNECTIONS} ` +
         "connections, without HTTP (the case measures the outbox's path; HTTP's cost is the first part's); `npm run worker` with its " +
         "defaults delivers to a local receiver; lag = the event's first arrival there − the moment the refund's transaction committed.",
     );

@@ -143,6 +143,28 @@ describe("never more than was paid, under concurrency", () => {
   });
 });
 
+describe("refunded amounts under concurrency", () => {
+  it("an invoice's payment refunded and moved at once: payment and invoice amountRefunded are the exact succeeded sum", async () => {
+    const invoice = (await api.post("/invoice", { key: shop.apiKey, body: { amount: "60.00", currency: "USD" } })).body;
+    const payment = (await confirm({ externalId: externalId("inv"), amount: "60.00", invoiceId: invoice.id })).body;
+    const pending = await Promise.all(Array.from({ length: 6 }, () => refund({ paymentId: payment.id, amount: "2.50" })));
+    // Six pending refunds succeed or fail while 24 more are recorded, half of them as succeeded at once.
+    await Promise.all([
+      ...pending.map((answer, i) => api.post(`/refund/${answer.body.id}`, { key: shop.apiKey, body: { status: i % 3 ? "succeeded" : "failed" } })),
+      ...Array.from({ length: 24 }, (_, i) => refund({ paymentId: payment.id, amount: "1.25", status: i % 2 ? "succeeded" : "pending" })),
+    ]);
+    const rows = await refundsOf(payment.id);
+    const succeeded = addDecimals("0", ...rows.filter((row) => row.status === "succeeded").map((row) => row.amount));
+    expect(compareDecimals(succeeded, "0")).toBeGreaterThan(0);
+    const shown = (await api.get(`/payment/${payment.id}`, { key: shop.apiKey })).body;
+    expect(compareDecimals(shown.amountRefunded, succeeded)).toBe(0);
+    expect(shown.refundStatus).toBe("partial");
+    const onInvoice = (await api.get(`/invoice/${invoice.id}`, { key: shop.apiKey })).body;
+    expect(compareDecimals(onInvoice.amountRefunded, succeeded)).toBe(0);
+    await expectHeldIsTheHoldingSum(payment.id);
+  });
+});
+
 describe("refunds racing the payment's own transitions", () => {
   it("a pending payment raced by confirm, fail and refunds: refunds only ever land on a confirmed payment", async () => {
     for (let round = 0; round < 10; round++) {

@@ -35,7 +35,7 @@ export const payments = pgTable(
     reconciledAt: timestamptz("reconciled_at"),
     reconciledBy: text("reconciled_by"),
     reconciliationNote: text("reconciliation_note"),
-    /** Sum of the succeeded refunds, recomputed from them under this row's lock (services/refunds/apply.ts). */
+    /** Sum of the succeeded refunds: each adds its amount when it succeeds, under this row's lock (db/sql/refunds.ts). */
     amountRefunded: numeric("amount_refunded").notNull().default("0"),
     refundStatus: text("refund_status", { enum: refundStates }).notNull().default("none"),
     /**

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, tableRowOf } from "../rows";
 import { payments, refunds, type RefundRow } from "../schema";
 import type { Executor } from "../types";
@@ -27,9 +27,14 @@ export async function insertRefundTakingPayment(
 ): Promise<{ refund: RefundRow; paymentAmount: string } | undefined> {
   const { refund: r, hold } = input;
   const at = (date: Date | null) => (date === null ? null : date.toISOString());
+  // A refund recorded as already succeeded adds to the payment's refunded amount in the same UPDATE.
+  const refunded =
+    r.status === "succeeded"
+      ? sql`, ${sql.join(addRefunded(r.amount, at(r.createdAt)!), sql`, `)}`
+      : sql``;
   const result = await db.execute(sql`
     with held as (
-      update ${payments} set amount_held = amount_held + ${hold}::numeric
+      update ${payments} set amount_held = amount_held + ${hold}::numeric${refunded}
       where merchant_id = ${r.merchantId} and id = ${r.paymentId} and livemode = ${r.livemode}
         and status = 'confirmed' and currency = ${r.currency}::text and amount - amount_held >= ${r.amount}::numeric
       returning amount, invoice_id
@@ -48,4 +53,29 @@ export async function insertRefundTakingPayment(
     select inserted.*, held.amount::text as payment_amount from inserted, held`);
   const [row] = rowsOf<Record<string, unknown>>(result);
   return row && { refund: tableRowOf(refunds, row), paymentAmount: row.payment_amount as string };
+}
+
+/**
+ * Adds a refund that just succeeded to its payment's refunded amount (services/refunds/move.ts); the payment's lock
+ * is held. The same assignments as a refund recorded as succeeded makes in insertRefundTakingPayment.
+ */
+export async function addRefundedToPayment(db: Executor, payment: { merchantId: string; id: string }, amount: string, at: Date): Promise<void> {
+  await db.execute(sql`
+    update ${payments} set ${sql.join(addRefunded(amount, at.toISOString()), sql`, `)}
+    where merchant_id = ${payment.merchantId} and id = ${payment.id}`);
+}
+
+/**
+ * The assignments that add a succeeded refund's `amount` to its payment's `amount_refunded` and set `refund_status`
+ * from the sum (`none`, `partial`, `full`), in an UPDATE of the payment under its lock. A refund succeeds once and
+ * never leaves `succeeded`, so adding keeps the column the sum of the succeeded refunds (docs/refunds.md). The right
+ * side of each assignment reads the row as it was before the UPDATE.
+ */
+function addRefunded(amount: string, at: string): SQL[] {
+  const after = sql`(amount_refunded + ${amount}::numeric)`;
+  return [
+    sql`amount_refunded = ${after}`,
+    sql`refund_status = case when ${after} = 0 then 'none' when ${after} >= amount then 'full' else 'partial' end`,
+    sql`updated_at = ${at}::timestamptz`,
+  ];
 }

@@ -1,49 +1,26 @@
 import { and, eq, sql } from "drizzle-orm";
-import { currencyExponent } from "@/lib/currencies";
-import { compareDecimals, withDecimals } from "@/lib/money";
-import { invoices, payments, refunds, type RefundState } from "@/server/db/schema";
+import { invoices } from "@/server/db/schema";
+import { addRefundedToPayment } from "@/server/db/sql/refunds";
 import type { Executor } from "@/server/db/types";
 import { namesInvoice } from "../invoices/attach-payment";
-import { findInvoice } from "../invoices/fetch";
 import type { RefundedPayment } from "./held";
 
 /**
- * Recomputes the payment's `amountRefunded` and `refundStatus` from its succeeded refunds, and its invoice's
- * `amountRefunded` when it has one, after a refund succeeded. The payment's lock is held; the invoice's is taken
- * here (payment, then invoice: the order payment/confirm uses).
+ * A refund that just succeeded moved on (move.ts): its amount added to the payment's `amountRefunded` (and
+ * `refundStatus` set from it) and, when the payment has an invoice, to the invoice's `amountRefunded`. The payment's
+ * lock is held; the invoice's is taken by its UPDATE (payment, then invoice: the order payment/confirm uses). A
+ * refund recorded as succeeded adds to the payment in the statement that inserts it, and to the invoice here.
  */
-export async function applyRefundedAmounts(db: Executor, payment: RefundedPayment, now: Date): Promise<void> {
-  const succeeded = await succeededSum(db, payment.merchantId, eq(refunds.paymentId, payment.id));
-  const exponent = currencyExponent(payment.currency) ?? 0;
-  await db
-    .update(payments)
-    .set({ amountRefunded: withDecimals(succeeded, exponent), refundStatus: refundStateOf(payment.amount, succeeded), updatedAt: now })
-    .where(and(eq(payments.merchantId, payment.merchantId), eq(payments.id, payment.id)));
+export async function applyRefundedAmounts(db: Executor, payment: RefundedPayment, amount: string, now: Date): Promise<void> {
+  await addRefundedToPayment(db, payment, amount, now);
+  await addRefundedToInvoice(db, payment, amount, now);
+}
+
+/** Adds a succeeded refund's amount to the invoice of its payment, if it has one. */
+export async function addRefundedToInvoice(db: Executor, payment: RefundedPayment, amount: string, now: Date): Promise<void> {
   if (!namesInvoice(payment.invoiceId)) return;
-  const invoice = await findInvoice(db, payment, payment.invoiceId, { forUpdate: true });
-  if (!invoice) return;
-  const onInvoice = await succeededSum(db, payment.merchantId, eq(refunds.invoiceId, invoice.id));
   await db
     .update(invoices)
-    .set({ amountRefunded: onInvoice, updatedAt: now })
-    .where(and(eq(invoices.merchantId, invoice.merchantId), eq(invoices.id, invoice.id)));
-}
-
-/*
- * The status is filtered in the aggregate, not in WHERE: with `status = 'succeeded'` there, PostgreSQL chose the
- * partial index of the merchant's succeeded refunds (refunds_merchant_succeeded_idx, for statistics) and read every
- * one of them to find the payment's few — a cost growing with the merchant's refunds (BENCHMARKS.md, case 13).
- * Without it, the payment's (or invoice's) own index finds its handful of refunds.
- */
-async function succeededSum(db: Executor, merchantId: string, of: ReturnType<typeof eq>): Promise<string> {
-  const [row] = await db
-    .select({ sum: sql<string>`coalesce(sum(${refunds.amount}) filter (where ${refunds.status} = 'succeeded'), 0)::text` })
-    .from(refunds)
-    .where(and(eq(refunds.merchantId, merchantId), of));
-  return row!.sum;
-}
-
-export function refundStateOf(amount: string, refunded: string): RefundState {
-  if (compareDecimals(refunded, "0") === 0) return "none";
-  return compareDecimals(refunded, amount) >= 0 ? "full" : "partial";
+    .set({ amountRefunded: sql`${invoices.amountRefunded} + ${amount}::numeric`, updatedAt: now })
+    .where(and(eq(invoices.merchantId, payment.merchantId), eq(invoices.livemode, payment.livemode), eq(invoices.id, payment.invoiceId)));
 }

@@ -10,7 +10,7 @@ import { ServiceError, ValidationError } from "../errors";
 import { INVOICE_REFERENCE_PREFIX } from "../invoices/attach-payment";
 import { validateInput } from "../validate";
 import { recordAudit } from "../audit/record";
-import { applyRefundedAmounts } from "./apply";
+import { addRefundedToInvoice } from "./apply";
 import { holdsPayment, recountHeld, refundableOf, type RefundedPayment } from "./held";
 import { lockPayment, lockRefundByExternalId } from "./fetch";
 import { emitRefundEvent, moveLockedRefund } from "./move";
@@ -76,7 +76,8 @@ export async function recordRefund(ctx: ServiceContext, data: CreateData): Promi
 
     const { row } = written;
     await emitRefundEvent(txCtx, "refund.created", row);
-    if (row.status === "succeeded") await applyRefundedAmounts(tx, written.payment, row.createdAt);
+    // The payment's refunded amount was added by the statement that inserted the refund; its invoice's is added here.
+    if (row.status === "succeeded") await addRefundedToInvoice(tx, written.payment, row.amount, row.createdAt);
     if (row.status === "succeeded" || row.status === "failed") await emitRefundEvent(txCtx, `refund.${row.status}`, row);
     return { refund: toRefund(row, ctx.env), created: true };
   });

@@ -27,7 +27,7 @@ export async function moveLockedRefund(
   const now = ctx.now();
   const updated = await updateRefund(ctx, refund, { status: to, ...statusFields(to, now), ...options.fields, updatedAt: now });
   if (holdsPayment(refund.status) && !holdsPayment(to)) await releaseHold(ctx.db, payment, refund.amount);
-  if (to === "succeeded") await applyRefundedAmounts(ctx.db, payment, now);
+  if (to === "succeeded") await applyRefundedAmounts(ctx.db, payment, refund.amount, now);
   const event = options.event ?? eventOfStatus(to);
   if (event) await emitRefundEvent(ctx, event, updated);
   return { refund: updated, changed: true };
