@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBefore, type DatabaseBefore } from "../support/migrations-before";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../support/migrations-before";
 
 /*
  * The held-amount migration (drizzle/0023_refunds_held_amount.sql) on a database with refunds recorded before it:
@@ -11,19 +11,11 @@ import { databaseBefore, type DatabaseBefore } from "../support/migrations-befor
 
 const MIGRATION = "refunds_held_amount";
 
-let database: DatabaseBefore;
-
-// Every migration from the first, on a fresh database (no template): up to a minute on two busy cores.
-beforeAll(async () => {
-  database = await databaseBefore(MIGRATION);
-}, 180_000);
-afterAll(async () => {
-  await database?.close();
-});
+const database = useDatabaseBefore(MIGRATION);
 
 describe("the held-amount migration", () => {
   it("holds on each payment the sum of its requires_action, pending and succeeded refunds", async () => {
-    const q = database.query;
+    const q = database().query;
     const shop = "mer_01jd7z8x0m4e5t6y7v8w9a0b1c";
     const other = "mer_01jd7z8x0m4e5t6y7v8w9a0b1d";
     for (const id of [shop, other]) await q(`insert into merchants (id, name, email) values ($1, 'Shop', $2)`, [id, `${id}@example.com`]);
@@ -45,7 +37,7 @@ describe("the held-amount migration", () => {
     await refund(other, "pay_mixed", "1.00", "succeeded");
     await refund(shop, "pay_released", "30.00", "canceled");
 
-    await database.migrateToEnd();
+    await database().migrateToEnd();
 
     const held = await q(`select merchant_id, id, amount_held::text as held from payments order by merchant_id, id`);
     expect(held).toEqual([

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { MIGRATIONS_FOLDER } from "../../src/server/db/open";
 import { testDatabaseKind } from "./database";
 import { createServerDatabase } from "./server-admin";
@@ -35,6 +36,24 @@ export async function databaseBefore(migration: string): Promise<DatabaseBefore>
       await database.close();
       rmSync(folder, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A migration test file's database before `migration`: opened before its tests (every migration from the first on a
+ * fresh database, no template: up to a minute on two busy cores) and closed after them. Read it inside a test.
+ */
+export function useDatabaseBefore(migration: string): () => DatabaseBefore {
+  let database: DatabaseBefore | undefined;
+  beforeAll(async () => {
+    database = await databaseBefore(migration);
+  }, 180_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (!database) throw new Error(`the database before ${migration} is not open`);
+    return database;
   };
 }
 

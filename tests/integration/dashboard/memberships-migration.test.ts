@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBefore, type DatabaseBefore } from "../../support/migrations-before";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../../support/migrations-before";
 
 /*
  * The teams migration (drizzle/0019_teams_memberships_invitations.sql) on a database written the way the service
@@ -12,19 +12,11 @@ import { databaseBefore, type DatabaseBefore } from "../../support/migrations-be
 
 const MIGRATION = "teams_memberships_invitations";
 
-let database: DatabaseBefore;
-
-// Every migration from the first, on a fresh database (no template): up to a minute on two busy cores.
-beforeAll(async () => {
-  database = await databaseBefore(MIGRATION);
-}, 180_000);
-afterAll(async () => {
-  await database?.close();
-});
+const database = useDatabaseBefore(MIGRATION);
 
 describe("the teams migration", () => {
   it("makes each merchant's existing logins its owners, staff admins, and sessions act for their merchant", async () => {
-    const q = database.query;
+    const q = database().query;
     const shop = "mer_01jd7z8x0m4e5t6y7v8w9a0b1c";
     const pair = "mer_01jd7z8x0m4e5t6y7v8w9a0b1d";
     const empty = "mer_01jd7z8x0m4e5t6y7v8w9a0b1e";
@@ -55,7 +47,7 @@ describe("the teams migration", () => {
     await session("ses_staff", "usr_staff", false);
     await session("ses_orphan", "usr_orphan", false);
 
-    await database.migrateToEnd();
+    await database().migrateToEnd();
 
     const memberships = await q(`select merchant_id, user_id, role, created_at from memberships order by merchant_id, user_id`);
     expect(memberships.map((row) => ({ ...row, created_at: new Date(row.created_at as string).toISOString() }))).toEqual([

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBefore, type DatabaseBefore } from "../../support/migrations-before";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../../support/migrations-before";
 import { sealSecret, WEBHOOK_SECRET_PURPOSE } from "../../../src/server/crypto/secret-box";
 import { loadSigningSecrets } from "../../../src/server/webhooks/secrets";
 
@@ -13,19 +13,11 @@ import { loadSigningSecrets } from "../../../src/server/webhooks/secrets";
 const MIGRATION = "webhook_endpoints";
 const AUTH_SECRET = "a".repeat(48);
 
-let database: DatabaseBefore;
-
-// Every migration from the first, on a fresh database (no template): up to a minute on two busy cores.
-beforeAll(async () => {
-  database = await databaseBefore(MIGRATION);
-}, 180_000);
-afterAll(async () => {
-  await database?.close();
-});
+const database = useDatabaseBefore(MIGRATION);
 
 describe("the webhook endpoints migration", () => {
   it("turns each round-1 merchant's webhook URL, event types and secret into its default endpoint", async () => {
-    const q = database.query;
+    const q = database().query;
     const merchant = (id: string, url: string | null, types: string[]) =>
       q(`insert into merchants (id, name, email, webhook_url, webhook_events) values ($1, 'Shop', $2, $3, $4)`, [id, `${id}@example.com`, url, types]);
     const shop = "mer_01jd7z8x0m4e5t6y7v8w9a0b1c";
@@ -42,7 +34,7 @@ describe("the webhook endpoints migration", () => {
     );
     await q(`insert into webhook_endpoint_breakers (merchant_id, url, consecutive_failures) values ($1, 'https://shop.example.com/hooks', 3)`, [shop]);
 
-    await database.migrateToEnd();
+    await database().migrateToEnd();
 
     const endpoints = await q(`select id, merchant_id, url, event_types, status, is_default from webhook_endpoints order by merchant_id`);
     expect(endpoints).toEqual([
@@ -59,7 +51,7 @@ describe("the webhook endpoints migration", () => {
     // Breaker state is a cool-down of seconds: it starts afresh.
     expect(await q(`select * from webhook_endpoint_breakers`)).toEqual([]);
     // The registration secret signs for the default endpoint.
-    const secrets = await loadSigningSecrets(database.drizzle as never, { endpointId: "we_01jd7z8x0m4e5t6y7v8w9a0b1c", now: new Date(), authSecret: AUTH_SECRET });
+    const secrets = await loadSigningSecrets(database().drizzle as never, { endpointId: "we_01jd7z8x0m4e5t6y7v8w9a0b1c", now: new Date(), authSecret: AUTH_SECRET });
     expect(secrets).toEqual([secret]);
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBefore, type DatabaseBefore } from "../../support/migrations-before";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../../support/migrations-before";
 
 /*
  * The migration that partitions the logs, on a database holding the previous schema's data: migrate to the
@@ -11,15 +11,7 @@ import { databaseBefore, type DatabaseBefore } from "../../support/migrations-be
 
 const MIGRATION = "time_partitioned_logs";
 
-let database: DatabaseBefore;
-
-// Every migration from the first, on a fresh database (no template): up to a minute on two busy cores.
-beforeAll(async () => {
-  database = await databaseBefore(MIGRATION);
-}, 180_000);
-afterAll(async () => {
-  await database?.close();
-});
+const database = useDatabaseBefore(MIGRATION);
 
 const SHOP = "mer_01jd7z8x0m4e5t6y7v8w9a0b1c";
 const ENDPOINT = "we_01jd7z8x0m4e5t6y7v8w9a0b1c";
@@ -27,7 +19,7 @@ const DAYS = ["2026-10-30T23:59:59.999Z", "2026-10-31T00:00:00.000Z", "2026-11-2
 
 describe("the migration that partitions the logs", () => {
   it("moves every event, delivery, attempt and audit row into its day's (month's) partition", async () => {
-    const q = database.query;
+    const q = database().query;
     await q(`insert into merchants (id, name, email) values ($1, 'Shop', 'shop@example.com')`, [SHOP]);
     await q(`insert into webhook_endpoints (id, merchant_id, url, is_default) values ($1, $2, 'https://shop.example.com/hooks', true)`, [ENDPOINT, SHOP]);
     for (const [n, at] of DAYS.entries()) {
@@ -46,7 +38,7 @@ describe("the migration that partitions the logs", () => {
       await q(`insert into audit_log (id, actor_type, merchant_id, action, target_type, created_at) values ($1, 'system', $2, 'test', 'merchant', $3)`, [`aud_${n}`, n === 0 ? null : SHOP, at]);
     }
 
-    await database.migrateToEnd();
+    await database().migrateToEnd();
 
     const partitionOf = (table: string) =>
       q(`select c.relname as partition, t.id from ${table} t join pg_class c on c.oid = t.tableoid order by t.id`);
