@@ -107,15 +107,21 @@ async function periodsInDefault(db: Executor, log: LogTable): Promise<Date[]> {
 
 /**
  * Makes the partition of `start`'s period unless it exists: a table like the log, the period's rows moved into it
- * from the default partition, then attached (which builds its indexes). The log is locked for that moment: with a
- * default partition, a write routed to it just before the attach would otherwise land there after it and fail its
- * new constraint. The lock waits at most the transaction's lock_timeout (ensureLogPartitions). Returns whether it made one.
+ * from the default partition, then attached (which builds its indexes). The lock waits at most the transaction's
+ * lock_timeout (ensureLogPartitions). Returns whether it made one.
+ *
+ * A period that may be written now (the current one or the next, `writable`) is made with the whole log locked for
+ * the moment: a write routed to the default partition just before the attach would otherwise land there after it
+ * and fail its new constraint. A period further ahead (the days made a week ahead, every day) locks the default
+ * partition only, which is all the attach needs: writes of the current day go on meanwhile (PostgreSQL locks the
+ * partition a row is routed to, and the attach takes the log's SHARE UPDATE EXCLUSIVE lock, which writes and reads do
+ * not conflict with). Only a write with a clock days ahead could then fail, and be retried.
  */
-async function createPartition(tx: Transaction, log: LogTable, start: Date): Promise<boolean> {
+async function createPartition(tx: Transaction, log: LogTable, start: Date, writable: boolean): Promise<boolean> {
   const name = partitionName(log, start);
   if (await tableExists(tx, name)) return false;
   const end = nextPeriod(start, log.unit);
-  await tx.execute(sql`lock table ${ident(log.table)} in access exclusive mode`);
+  await tx.execute(sql`lock table ${ident(writable ? log.table : `${log.table}_default`)} in access exclusive mode`);
   const options = log.options ? sql.raw(` with (${log.options})`) : sql``;
   await tx.execute(sql`create table ${ident(name)} (like ${ident(log.table)} including defaults including constraints)${options}`);
   await tx.execute(sql`
@@ -161,7 +167,7 @@ export async function ensureLogPartitions(
         const createdHere = await withTransaction(db, async (tx) => {
           await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
           await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs ?? 500)}ms'`));
-          return createPartition(tx, log, start);
+          return createPartition(tx, log, start, start.getTime() < nextPeriod(first, unit, 2).getTime());
         });
         if (createdHere) made++;
       }
