@@ -157,9 +157,9 @@ async function refundLag(ctx: BenchContext) {
     });
     const actor = { type: "api_key" as const, merchantId: merchant.id, keyId: "bench", livemode: true };
     // The logs' partitions a worker makes when it first starts on a fresh database (27 here: the coming week's and
-    // months'), made before the flow: each takes its log's exclusive lock for a moment, and at the worker's start they
-    // stalled the outbox's writes for over a second of the measured 20 s. In service that is a deployment's first
-    // start; then one day's partitions a day per log (docs/operations.md, "Partitions and retention").
+    // months'), made before the flow: made at the worker's start they stalled the outbox for a second or more of the
+    // measured 20 s. In service that is a deployment's first start; then one day a week ahead each day, which stalls
+    // no write (docs/operations.md, "Partitions and retention").
     await maintainLogPartitions(database.db, { now: new Date(), retentionDays: 30 });
     // Earlier cases' pending deliveries (to a closed port) would compete with the refunds': hold them back.
     await db.query(sql`update webhook_deliveries set next_attempt_at = 'infinity' where status = 'pending'`);
