@@ -61,7 +61,8 @@ export async function auditRefund(ctx: ServiceContext, action: string, refund: R
 
 /**
  * The one way a refund is written, for the merchant's verb and staff's (staff-create.ts). With an amount and a
- * currency that fit, one statement takes the amount from the payment and inserts the refund (held.ts). When it
+ * currency that fit, one statement takes the amount from the payment's held amount (held.ts) and inserts the refund
+ * (db/sql/refunds.ts). When it
  * inserts nothing, or either was left out, the payment is locked and read: to answer a refund its externalId already
  * names, to say what is wrong, or to learn the amount ("what is left").
  */
@@ -69,9 +70,10 @@ export async function recordRefund(ctx: ServiceContext, data: CreateData): Promi
   const scope = requireMerchantScope(ctx);
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = inTransaction(ctx, tx);
-    const sent = data.amount !== undefined && data.currency !== undefined ? amountFits(data.amount, data.currency) : undefined;
-    const payment = { ...scope, id: data.paymentId, currency: data.currency! };
-    const written = (sent && (await insertTaking(txCtx, data, payment, sent))) || (await writeAfterLocking(txCtx, data));
+    const sent = sentAmount(data);
+    const written =
+      (sent && (await insertTaking(txCtx, data, { ...scope, id: data.paymentId, currency: sent.currency }, sent.amount))) ||
+      (await writeAfterLocking(txCtx, data));
     if ("existing" in written) return { refund: toRefund(written.existing, ctx.env), created: false };
 
     const { row } = written;
@@ -185,12 +187,15 @@ function amountIn(amount: string, currency: string): string {
   return checked.amount;
 }
 
-/** `amount` in `currency`'s canonical form when it has at most its decimals; undefined otherwise (the slow path says why). */
-function amountFits(amount: string, currency: string): string | undefined {
-  const exponent = currencyExponent(currency);
-  if (exponent === undefined) return undefined;
+/**
+ * The amount and currency sent, the amount in the currency's canonical form, when both were sent and the amount has at
+ * most the currency's decimals; undefined otherwise (the path that reads the payment says what is wrong).
+ */
+function sentAmount({ amount, currency }: CreateData): { amount: string; currency: string } | undefined {
+  const exponent = currency === undefined ? undefined : currencyExponent(currency);
+  if (amount === undefined || currency === undefined || exponent === undefined) return undefined;
   const checked = canonicalAmount(amount, exponent);
-  return checked.ok ? checked.amount : undefined;
+  return checked.ok ? { amount: checked.amount, currency } : undefined;
 }
 
 /** A 404 like every unknown id (another merchant's or mode's payment must not be told apart), naming the field. */
