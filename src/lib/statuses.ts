@@ -30,6 +30,8 @@ export const apiKeyStatuses = ["active", "expiring", "expired", "revoked"] as co
 export const publishedKeyStatuses = ["active", "retired", "revoked"] as const;
 /** A refund's life (docs/refunds.md, "States"). */
 export const refundStatuses = ["requires_action", "pending", "succeeded", "failed", "canceled"] as const;
+/** Refunds that still hold part of their payment: their sum never exceeds it (docs/refunds.md, "Never more than was paid"). */
+export const refundHoldingStatuses = ["requires_action", "pending", "succeeded"] as const satisfies readonly (typeof refundStatuses)[number][];
 /** How much of a payment its succeeded refunds gave back. */
 export const paymentRefundStatuses = ["none", "partial", "full"] as const;
 /** Who made an audit log entry (docs/team-and-security.md, "Audit log"). */

@@ -1,13 +1,15 @@
 import { currencyExponent } from "@/lib/currencies";
 import { remainingDecimal, withDecimals } from "@/lib/money";
+import { refundHoldingStatuses } from "@/lib/statuses";
 import type { RefundView } from "./types";
 
 /**
- * What is still refundable of a payment, from its refunds as the dashboard has them: its amount less those not
- * failed or canceled (the server decides under the payment's lock; this only prefills the form).
+ * What is still refundable of a payment, from its refunds as the dashboard has them: its amount less those that
+ * hold part of it (the server decides under the payment's lock; this only prefills the form).
  */
 export function refundableOf(payment: { amount: string; currency: string }, refunds: RefundView[]): string {
   let left = payment.amount;
-  for (const refund of refunds) if (refund.status !== "failed" && refund.status !== "canceled") left = remainingDecimal(left, refund.amount);
+  const holding: readonly string[] = refundHoldingStatuses;
+  for (const refund of refunds) if (holding.includes(refund.status)) left = remainingDecimal(left, refund.amount);
   return withDecimals(left, currencyExponent(payment.currency) ?? 0);
 }

@@ -62,9 +62,8 @@ export async function auditRefund(ctx: ServiceContext, action: string, refund: R
 /**
  * The one way a refund is written, for the merchant's verb and staff's (staff-create.ts). With an amount and a
  * currency that fit, one statement takes the amount from the payment's held amount (held.ts) and inserts the refund
- * (db/sql/refunds.ts). When it
- * inserts nothing, or either was left out, the payment is locked and read: to answer a refund its externalId already
- * names, to say what is wrong, or to learn the amount ("what is left").
+ * (db/sql/refunds.ts). When it inserts nothing, or either was left out, the payment is locked and read: to answer a
+ * refund its externalId already names, to say what is wrong, or to learn the amount ("what is left").
  */
 export async function recordRefund(ctx: ServiceContext, data: CreateData): Promise<{ refund: Refund; created: boolean }> {
   const scope = requireMerchantScope(ctx);

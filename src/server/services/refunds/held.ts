@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/currencies";
+import { refundHoldingStatuses } from "@/lib/statuses";
 import { remainingDecimal, withDecimals } from "@/lib/money";
 import { payments, refunds, type PaymentRow, type RefundStatus } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
-import { HOLDING_STATUSES } from "./states";
 
 /*
  * Never more than was paid (docs/refunds.md): a payment's `amount_held` is the sum of its refunds that hold part of
@@ -17,7 +17,7 @@ import { HOLDING_STATUSES } from "./states";
 export type RefundedPayment = Pick<PaymentRow, "merchantId" | "livemode" | "id" | "amount" | "currency" | "invoiceId">;
 
 export function holdsPayment(status: RefundStatus): boolean {
-  return HOLDING_STATUSES.includes(status);
+  return (refundHoldingStatuses as readonly RefundStatus[]).includes(status);
 }
 
 /** Gives `amount` back to what is refundable: a holding refund failed or was canceled. The payment's lock is held. */
@@ -37,7 +37,7 @@ export async function recountHeld(db: Executor, payment: Pick<PaymentRow, "merch
   const holding = db
     .select({ sum: sql`coalesce(sum(${refunds.amount}), 0)` })
     .from(refunds)
-    .where(and(eq(refunds.merchantId, payment.merchantId), eq(refunds.paymentId, payment.id), inArray(refunds.status, [...HOLDING_STATUSES])));
+    .where(and(eq(refunds.merchantId, payment.merchantId), eq(refunds.paymentId, payment.id), inArray(refunds.status, [...refundHoldingStatuses])));
   const [row] = await db
     .update(payments)
     .set({ amountHeld: sql`(${holding})` })

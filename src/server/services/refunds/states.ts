@@ -17,9 +17,6 @@ export function canMove(from: RefundStatus, to: RefundStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-/** Refunds that still hold part of the payment: their sum never exceeds its amount. */
-export const HOLDING_STATUSES: readonly RefundStatus[] = ["requires_action", "pending", "succeeded"];
-
 /** The columns a move to `status` sets besides the status itself. */
 export function statusFields(status: RefundStatus, now: Date): Partial<RefundRow> {
   if (status === "succeeded") return { succeededAt: now };
