@@ -31,6 +31,32 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // Integration files share a process with the files before them (vitest.config.ts, `isolate: false`): nothing in
+    // them may change what the process gives the next file (docs/testing.md, "Files share a process").
+    files: ["tests/integration/**", "tests/server-only/**", "tests/support/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["mock", "doMock", "stubGlobal", "stubEnv", "useFakeTimers", "spyOn"].map((property) => ({
+          object: "vi",
+          property,
+          message: "Integration files share a process: a mock, stub or fake clock would reach the next file. Inject it (the runtime's `now`, env).",
+        })),
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: "Integration files share a process: pass configuration to createTestRuntime({ env }) instead.",
+        },
+        {
+          selector: "CallExpression[callee.object.name='process'][callee.property.name=/^(on|once|addListener|prependListener)$/]",
+          message: "Integration files share a process: a listener on it would outlive this file.",
+        },
+      ],
+    },
+  },
+  {
     // Response bodies in tests are asserted field by field; typing each one would add noise, not safety.
     files: ["tests/**", "e2e/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -14,8 +14,14 @@ const integration = ["tests/integration/**/*.test.ts"];
  */
 const runAlone = ["tests/integration/webhooks/isolation.test.ts"];
 
-/** A database project, and its `:alone` twin for the files of `runAlone`. */
+/**
+ * A database project, and its `:alone` twin for the files of `runAlone`. Their files share each worker's loaded
+ * modules (`isolate: false`): loading the app once per file was half of the run's wall time. Each file still has a
+ * runtime and a database of its own, and the state a process keeps is kept per runtime or per merchant
+ * (docs/testing.md, "Files share a process"; eslint.config.mjs refuses mocks, stubs and the like in those files).
+ */
 function databaseProjects(name: string, include: string[], test: TestProjectInlineConfiguration["test"]): TestProjectInlineConfiguration[] {
+  test = { ...test, isolate: false };
   return [
     { extends: true, test: { ...test, name, include, exclude: [...configDefaults.exclude, ...runAlone] } },
     { extends: true, test: { ...test, name: `${name}:alone`, include: runAlone, maxWorkers: 1, sequence: { groupOrder: 1 } } },

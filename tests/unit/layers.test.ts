@@ -73,3 +73,25 @@ describe("layers the linter enforces", { timeout: 60_000 }, () => {
     expect(await rulesFiredAt(emitter, `import type { emitInvoiceEvent } from "../invoices/emit";\nexport type Emit = typeof emitInvoiceEvent;\n`)).toEqual([]);
   });
 });
+
+describe("integration files leave the process as they found it", { timeout: 60_000 }, () => {
+  // They share a process with the files before them (vitest.config.ts): a mock, a stub, a fake clock, a changed
+  // environment or a listener on the process would reach the next file's tests.
+  it("refuses vitest's mocks and stubs, writes to process.env and listeners on the process", async () => {
+    const cases = [
+      `import { vi } from "vitest";\nvi.mock("@/server/webhooks/wake");\n`,
+      `import { vi } from "vitest";\nvi.useFakeTimers();\n`,
+      `import { vi } from "vitest";\nvi.stubEnv("REDIS_URL", "redis://x");\n`,
+      `process.env.REDIS_URL = "redis://x";\n`,
+      `process.on("unhandledRejection", () => {});\n`,
+    ];
+    for (const code of cases) {
+      for (const file of ["tests/integration/layer-fixture.test.ts", "tests/server-only/layer-fixture.test.ts", "tests/support/layer-fixture.ts"]) {
+        expect((await rulesFiredAt(file, code)).length, `${file}: ${code}`).toBe(1);
+      }
+    }
+    // Reading the environment, and the same calls in a unit file (each in a process of its own), are allowed.
+    expect(await rulesFiredAt("tests/integration/layer-fixture.test.ts", `export const kind = process.env.TEST_DATABASE;\n`)).toEqual([]);
+    expect(await rulesFiredAt("tests/unit/layer-fixture.test.ts", `import { vi } from "vitest";\nvi.useFakeTimers();\n`)).toEqual([]);
+  });
+});

@@ -22,7 +22,7 @@ const INVALID = "This reset link is invalid, used or expired. Ask for a new one.
 export async function resetPassword({ ctx, input }: { ctx: ServiceContext; input: ResetPasswordInput }) {
   const { token, newPassword } = validateInput(resetPasswordInput, input);
   const address = (ctx.actor.type === "anonymous" && ctx.actor.ip) || "unknown";
-  const throttle = failureThrottle("reset_link", ctx.env.REDIS_URL);
+  const throttle = failureThrottle("reset_link", ctx.env);
   await throttle.check("links", address);
   const passwordHash = await hashPassword(newPassword);
   const now = ctx.now();
@@ -52,6 +52,6 @@ export async function resetPassword({ ctx, input }: { ctx: ServiceContext; input
     throw new ServiceError("reset_link_invalid", INVALID);
   }
   // A new password is a fresh start for the account's failed-password count.
-  await loginThrottle(ctx.env.REDIS_URL).recordSuccess(result.user.email);
+  await loginThrottle(ctx.env).recordSuccess(result.user.email);
   return { userId: result.user.id, sessionsEnded: result.sessionsEnded };
 }

@@ -19,7 +19,7 @@ import { openTotpSecret } from "./totp-secret";
 export async function confirmTotp({ ctx, input }: { ctx: ServiceContext; input: TotpCodeInput }) {
   const { userId } = requireSelf(ctx);
   const { code } = validateInput(totpCodeInput, input);
-  const throttle = failureThrottle("second_factor", ctx.env.REDIS_URL);
+  const throttle = failureThrottle("second_factor", ctx.env);
   await throttle.check(userId, "user:" + userId);
   const [factor] = await ctx.db.select().from(totpFactors).where(eq(totpFactors.userId, userId)).limit(1);
   if (!factor) throw new ServiceError("validation_failed", "Start setting up the authenticator app first.");

@@ -34,7 +34,7 @@ export const REPLAYED_CODE = "That code was already used. Wait for the next one.
 export async function completeSignIn({ ctx, input }: { ctx: ServiceContext; input: CompleteSignInInput }): Promise<SessionUser> {
   const { token, method, code, response } = validateInput(completeSignInInput, input);
   const address = (ctx.actor.type === "anonymous" && ctx.actor.ip) || "unknown";
-  const throttle = failureThrottle("second_factor", ctx.env.REDIS_URL);
+  const throttle = failureThrottle("second_factor", ctx.env);
 
   const passwordStep = await findLiveChallenge(ctx, token, "sign_in");
   if (!passwordStep && method === "passkey") return completePasskeyOnly(ctx, token, response, address);
@@ -83,7 +83,7 @@ async function checkFactor(
 
 /** "Sign in with a passkey": the passkey names the user and, verifying them, is both factors. */
 async function completePasskeyOnly(ctx: ServiceContext, token: string, response: unknown, address: string): Promise<SessionUser> {
-  const throttle = failureThrottle("second_factor", ctx.env.REDIS_URL);
+  const throttle = failureThrottle("second_factor", ctx.env);
   await throttle.check("address-only", address);
   const challenge = await findLiveChallenge(ctx, token, "passkey_sign_in");
   if (!challenge?.webauthnChallenge) throw new ServiceError("sign_in_expired", EXPIRED);

@@ -212,7 +212,7 @@ async function memberRole(tx: Executor, merchantId: string, userId: string) {
 /** The live invitation a token names; otherwise `invitation_invalid` saying why, the failure counted per address. */
 async function liveInvitation(ctx: ServiceContext, db: Executor, token: string, onRefused?: Refused): Promise<InvitationRow> {
   const address = (ctx.actor.type === "anonymous" && ctx.actor.ip) || (ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : "unknown");
-  const throttle = failureThrottle("invitation_link", ctx.env.REDIS_URL);
+  const throttle = failureThrottle("invitation_link", ctx.env);
   await throttle.check("links", address);
   const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, digestToken(token))).limit(1);
   const why = !row

@@ -21,7 +21,7 @@ export async function authenticateUser({ ctx, input }: { ctx: ServiceContext; in
   if (!parsed.success) throw new ServiceError("invalid_credentials", WRONG);
   const { email, password } = parsed.data;
   const address = (ctx.actor.type === "anonymous" && ctx.actor.ip) || "unknown";
-  const throttle = loginThrottle(ctx.env.REDIS_URL);
+  const throttle = loginThrottle(ctx.env);
   await throttle.check(email, address);
 
   const [row] = await ctx.db

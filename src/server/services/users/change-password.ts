@@ -23,7 +23,7 @@ export async function changePassword({ ctx, input }: { ctx: ServiceContext; inpu
 
   const [user] = await ctx.db.select().from(users).where(eq(users.id, actor.userId)).limit(1);
   if (!user) throw new ServiceError("unauthenticated", "Sign in first.");
-  const throttle = loginThrottle(ctx.env.REDIS_URL);
+  const throttle = loginThrottle(ctx.env);
   await throttle.check(user.email, "session:" + user.id);
   if (!(await verifyPassword(user.passwordHash, currentPassword))) {
     await throttle.recordFailure(user.email, "session:" + user.id);

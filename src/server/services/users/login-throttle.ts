@@ -1,3 +1,4 @@
+import type { Env } from "@/env";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { RateLimitedError } from "../errors";
@@ -46,11 +47,18 @@ interface Throttle {
   ip: RateLimiterAbstract;
 }
 
-const throttles = new Map<string, Throttle>();
+/*
+ * One set of counters per runtime, found by its configuration (`ctx.env` is the runtime's one `Env` object): the web
+ * process has one runtime, so one set; each test runtime starts from zero, as its database does, even when test
+ * files share a process (docs/testing.md, "Files share a process").
+ */
+const throttlesPerRuntime = new WeakMap<Env, Map<FailureKind, Throttle>>();
 
-function throttleFor(kind: FailureKind, redisUrl: string | undefined): Throttle {
-  const key = `${kind}:${redisUrl ?? "memory"}`;
-  let throttle = throttles.get(key);
+function throttleFor(kind: FailureKind, env: Env): Throttle {
+  const redisUrl = env.REDIS_URL;
+  let throttles = throttlesPerRuntime.get(env);
+  if (!throttles) throttlesPerRuntime.set(env, (throttles = new Map()));
+  let throttle = throttles.get(kind);
   if (!throttle) {
     const make = (name: "account" | "ip") => {
       // The login counters keep their original names, so a deployment's running counts carry over.
@@ -61,7 +69,7 @@ function throttleFor(kind: FailureKind, redisUrl: string | undefined): Throttle 
       return new RateLimiterRedis({ ...options, storeClient, insuranceLimiter: new RateLimiterMemory(options) });
     };
     throttle = { account: make("account"), ip: make("ip") };
-    throttles.set(key, throttle);
+    throttles.set(kind, throttle);
   }
   return throttle;
 }
@@ -72,8 +80,8 @@ async function blockedFor(limiter: RateLimiterAbstract, key: string, points: num
 }
 
 /** The failure counters of one kind of secret; `account` is any stable name of the account (email or user id). */
-export function failureThrottle(kind: FailureKind, redisUrl: string | undefined) {
-  const { account, ip } = throttleFor(kind, redisUrl);
+export function failureThrottle(kind: FailureKind, env: Env) {
+  const { account, ip } = throttleFor(kind, env);
   const limits = FAILURE_LIMITS[kind];
   return {
     /** Throws 429 when this account or this address has failed too often recently. */
@@ -92,6 +100,6 @@ export function failureThrottle(kind: FailureKind, redisUrl: string | undefined)
 }
 
 /** Failed dashboard passwords, per email and per address. */
-export function loginThrottle(redisUrl: string | undefined) {
-  return failureThrottle("login", redisUrl);
+export function loginThrottle(env: Env) {
+  return failureThrottle("login", env);
 }

@@ -12,7 +12,7 @@ import { loginThrottle } from "./login-throttle";
 export async function verifyOwnPassword(ctx: ServiceContext, userId: string, password: string) {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new ServiceError("unauthenticated", "Sign in first.");
-  const throttle = loginThrottle(ctx.env.REDIS_URL);
+  const throttle = loginThrottle(ctx.env);
   await throttle.check(user.email, "session:" + user.id);
   if (!(await verifyPassword(user.passwordHash, password))) {
     await throttle.recordFailure(user.email, "session:" + user.id);
