@@ -3,6 +3,8 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 import { layerRules } from "./eslint.layers.mjs";
 
+const configurationFromEnvTs = { object: "process", property: "env", message: "Read configuration through src/env.ts." };
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", "bench/floor/.next/", ".data/", ".data-*/", "drizzle/", "test-results/", "playwright-report/", "next-env.d.ts", "sdk/dist/"] },
   js.configs.recommended,
@@ -17,10 +19,17 @@ export default tseslint.config(
     // Configuration is read once, in src/env.ts.
     files: ["src/**/*.{ts,tsx}"],
     ignores: ["src/env.ts"],
+    rules: { "no-restricted-properties": ["error", configurationFromEnvTs] },
+  },
+  {
+    // After a write the dashboard refreshes through one hook, which also refetches a list whose first load was in flight.
+    files: ["src/components/**/*.{ts,tsx}", "src/app/**/*.{ts,tsx}", "src/lib/**/*.{ts,tsx}"],
+    ignores: ["src/components/ui/use-refresh-after-write.ts"],
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read configuration through src/env.ts." },
+        configurationFromEnvTs,
+        { property: "invalidateQueries", message: "Call useRefreshAfterWrite() (src/components/ui/use-refresh-after-write.ts)." },
       ],
     },
   },

@@ -47,3 +47,35 @@ test("invoices: create in the dashboard → paid over REST → detail with payme
   await expect(counts.locator(".stat", { hasText: /^Paid\d/ })).toContainText("1");
   await expectAccessible(page);
 });
+
+test("an invoice created while the list's first load is still on its way shows in the list", async ({ page }) => {
+  await signUpThroughForm(page);
+  // The list's first answer is read on the server at once but held until the invoice is created, as when a person
+  // (or a browser's autofill) submits the form before the page's first load has arrived.
+  let releaseFirstList!: () => void;
+  const firstListHeld = new Promise<void>((resolve) => (releaseFirstList = resolve));
+  let lists = 0;
+  await page.route(/\/api\/trpc\/[^?]*invoices\.list/, async (route) => {
+    if (++lists > 1) return route.continue();
+    const answer = await route.fetch();
+    await firstListHeld;
+    // The page may have dropped that request meanwhile (it is stale): then there is nothing to answer.
+    await route.fulfill({ response: answer }).catch(() => undefined);
+  });
+  await page.goto("/dashboard");
+  await page.getByRole("link", { name: "Invoices", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Invoices" })).toBeVisible();
+  await expect.poll(() => lists).toBe(1);
+
+  const orderId = uniqueId("order");
+  await page.getByLabel("Amount").fill("15.00");
+  await page.getByLabel("Currency").fill("EUR");
+  await page.getByLabel("Order id").first().fill(orderId);
+  const createAnswered = page.waitForResponse(/\/api\/trpc\/[^?]*invoices\.create/);
+  await page.getByRole("button", { name: "Create invoice" }).click();
+  await createAnswered;
+  releaseFirstList();
+  await expect(page.getByRole("status").filter({ hasText: "created" })).toBeVisible();
+  await expect(page.getByRole("table")).toContainText(orderId);
+  await expect(page.getByText("No invoices yet")).toHaveCount(0);
+});

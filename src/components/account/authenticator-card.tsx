@@ -1,17 +1,18 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { RecoveryCodes, TotpSetupDetails } from "@/components/auth/totp-setup";
 import { Field } from "@/components/ui/field";
 import { useTRPC } from "@/lib/trpc/client";
 import type { AccountSecurity } from "./types";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** The authenticator app (TOTP): set up with a code from it, recovery codes shown once, removed with the password. */
 export function AuthenticatorCard({ security }: { security: AccountSecurity }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.account.security.queryKey() });
+  const refreshAfterWrite = useRefreshAfterWrite();
+  const refresh = () => refreshAfterWrite(trpc.account.security.queryKey());
   const [codes, setCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState(false);
   const start = useMutation(trpc.account.startTotp.mutationOptions());

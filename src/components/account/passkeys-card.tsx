@@ -1,18 +1,19 @@
 "use client";
 
 import { startRegistration } from "@simplewebauthn/browser";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { formatDate } from "@/components/ui/format";
 import { useTRPC } from "@/lib/trpc/client";
 import type { AccountSecurity } from "./types";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** Passkeys: add one (the browser's own prompt), list them, remove one with the password. */
 export function PasskeysCard({ security }: { security: AccountSecurity }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.account.security.queryKey() });
+  const refreshAfterWrite = useRefreshAfterWrite();
+  const refresh = () => refreshAfterWrite(trpc.account.security.queryKey());
   const [error, setError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [removingId, setRemovingId] = useState<string | null>(null);

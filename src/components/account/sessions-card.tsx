@@ -1,11 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { formatDate } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { useTRPC } from "@/lib/trpc/client";
 import type { OwnSession } from "./types";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** A browser's User-Agent in a few words ("Firefox on macOS"), for recognising one's devices. */
 function deviceOf(userAgent: string | null): string {
@@ -18,9 +19,9 @@ function deviceOf(userAgent: string | null): string {
 /** The user's live sessions with device, IP and last use; sign out one, or all the others. */
 export function SessionsCard() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const list = useQuery(trpc.account.sessions.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.account.sessions.queryKey() });
+  const refresh = () => refreshAfterWrite(trpc.account.sessions.queryKey());
   const endOne = useMutation(trpc.account.endSession.mutationOptions({ onSuccess: refresh }));
   const endOthers = useMutation(trpc.account.endOtherSessions.mutationOptions({ onSuccess: refresh }));
   const error = endOne.error ?? endOthers.error;

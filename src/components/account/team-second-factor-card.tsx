@@ -1,19 +1,20 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** The merchant's sign-in policy: require a second factor of every user (those without one set it up at next sign-in). */
 export function TeamSecondFactorCard() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const policy = useQuery(trpc.merchants.secondFactorPolicy.queryOptions());
   // Only who may call its procedure (owners: `team.ownership`) sets it; others see it.
   const owns = usePermissions().mayCall("merchants.setSecondFactorPolicy");
   const set = useMutation(
-    trpc.merchants.setSecondFactorPolicy.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.merchants.secondFactorPolicy.queryKey() }) }),
+    trpc.merchants.setSecondFactorPolicy.mutationOptions({ onSuccess: () => refreshAfterWrite(trpc.merchants.secondFactorPolicy.queryKey()) }),
   );
   return (
     <section className="card" aria-labelledby="team-2fa-heading">

@@ -1,21 +1,21 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import Link from "next/link";
 import type { FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** Creates an invoice from the dashboard (the same verb as POST /invoice). */
 export function CreateInvoiceForm() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   // Once per submission: a double click, or the same values sent again, shows the invoice the first made.
   const create = useSubmission(
     trpc.invoices.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() }),
+      onSuccess: () => refreshAfterWrite(trpc.invoices.pathKey()),
     }),
   );
   const fieldErrors = Object.fromEntries(

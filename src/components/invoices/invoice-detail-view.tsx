@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { statusLabel } from "@/lib/statuses";
 import { PaymentHistory } from "@/components/payments/payment-history";
@@ -10,19 +10,19 @@ import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { InvoiceDetails } from "./invoice-details";
 import { ConfirmAction } from "@/components/ui/confirm-action";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** One invoice: its details, payments, events with their deliveries, and void. */
 export function InvoiceDetailView({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const { mayCall } = usePermissions();
   const invoice = useQuery(trpc.invoices.get.queryOptions({ id }, { retry: false }));
   const history = useQuery(trpc.events.forSubject.queryOptions({ subjectId: id }, { enabled: invoice.isSuccess }));
   const voiding = useMutation(
     trpc.invoices.void.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.events.pathKey() });
+        await refreshAfterWrite(trpc.invoices.pathKey(), trpc.events.pathKey());
       },
     }),
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { TableWrap } from "@/components/ui/table-wrap";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
@@ -12,6 +12,7 @@ import { QueryView } from "@/components/ui/states";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { useTRPC } from "@/lib/trpc/client";
 import { RESTRICTED_KEY_RESOURCES, SCOPE_LEVELS, type RestrictedKeyResource, type RestrictedKeyScopes, type ScopeLevel } from "@/lib/restricted-key-scopes";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** `merchant_profile` → "merchant profile". */
 const resourceLabel = (resource: RestrictedKeyResource) => resource.replaceAll("_", " ");
@@ -32,11 +33,11 @@ function scopesSummary(scopes: RestrictedKeyScopes | null): string {
  */
 export function ApiKeysCard() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [newKey, setNewKey] = useState<{ key: string; note: string } | null>(null);
   const [restricted, setRestricted] = useState(false);
   const list = useQuery(trpc.apiKeys.list.queryOptions({ limit: 100 }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
+  const refresh = () => refreshAfterWrite(trpc.apiKeys.pathKey());
   // A replay (the same submission again) has no key: it was shown to the first answer, which stays on screen.
   const create = useSubmission(
     trpc.apiKeys.create.mutationOptions({

@@ -1,7 +1,7 @@
 "use client";
 
 import { TableWrap } from "@/components/ui/table-wrap";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { StatusBadge } from "@/components/ui/badge";
@@ -10,15 +10,16 @@ import { formatDate } from "@/components/ui/format";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** Public keys the merchant publishes in its directory (JWKS); history kept, private material refused. */
 export function PublishedKeysCard({ merchantId }: { merchantId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [published, setPublished] = useState<string | null>(null);
   const { mayCall } = usePermissions();
   const list = useQuery(trpc.publishedKeys.list.queryOptions({ limit: 50 }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.publishedKeys.pathKey() });
+  const refresh = () => refreshAfterWrite(trpc.publishedKeys.pathKey());
   const publish = useSubmission(
     trpc.publishedKeys.publish.mutationOptions({
       onSuccess: async (result) => {

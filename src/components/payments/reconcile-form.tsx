@@ -1,10 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * Mark a payment reconciled with a note (again: replaces the note), or clear a wrong reconciliation. The
@@ -12,11 +13,11 @@ import { usePermissions } from "@/components/shell/use-permissions";
  */
 export function ReconcileForm({ paymentId, reconciled, as }: { paymentId: string; reconciled: boolean; as: "merchant" | "staff" }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [message, setMessage] = useState<string | null>(null);
   const onSuccess = async (text: string) => {
     setMessage(text);
-    await queryClient.invalidateQueries({ queryKey: trpc.payments.pathKey() });
+    await refreshAfterWrite(trpc.payments.pathKey());
   };
   const marked = { onSuccess: () => onSuccess("Marked reconciled.") };
   // After a clear, marking again (even with the same note) is a new submission, not the first one's replay.

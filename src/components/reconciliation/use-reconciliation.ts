@@ -1,9 +1,9 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import type { StatusOf } from "@/lib/statuses";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * The reconciliation procedures for whoever is signed in: a merchant's own (no `merchantId`), or support
@@ -11,7 +11,7 @@ import type { StatusOf } from "@/lib/statuses";
  */
 export function useReconciliationApi(merchantId: string | undefined) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const forStaff = merchantId !== undefined;
   const scope = forStaff ? { merchantId } : {};
   const routes = trpc.reconciliation;
@@ -38,7 +38,7 @@ export function useReconciliationApi(merchantId: string | undefined) {
       const text = search.toString();
       return text ? `?${text}` : "";
     },
-    invalidate: () => queryClient.invalidateQueries({ queryKey: routes.pathKey() }),
+    invalidate: () => refreshAfterWrite(routes.pathKey()),
   };
 }
 

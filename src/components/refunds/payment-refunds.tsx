@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { formatMoney } from "@/lib/format-money";
 import { StatusBadge } from "@/components/ui/badge";
 import { QueryView } from "@/components/ui/states";
@@ -11,6 +11,7 @@ import type { PaymentView } from "@/components/payments/types";
 import { refundableOf } from "./refund-amounts";
 import { RefundForm } from "./refund-form";
 import { RefundsTable } from "./refunds-table";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** A payment's refunds, their status, and the Refund action (docs/refunds.md); only a confirmed payment offers it. */
 export function PaymentRefunds({
@@ -22,11 +23,10 @@ export function PaymentRefunds({
 }) {
   const trpc = useTRPC();
   const { mayCall } = usePermissions();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const refunds = useQuery(trpc.refunds.ofPayment.queryOptions({ paymentId: payment.id }));
   const onSuccess = async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.refunds.pathKey() });
-    await queryClient.invalidateQueries({ queryKey: trpc.payments.pathKey() });
+    await refreshAfterWrite(trpc.refunds.pathKey(), trpc.payments.pathKey());
   };
   const settle = useSubmission(trpc.refunds.update.mutationOptions({ onSuccess }));
   const cancel = useSubmission(trpc.refunds.cancel.mutationOptions({ onSuccess }));

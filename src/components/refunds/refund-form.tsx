@@ -1,11 +1,11 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { formatMoney } from "@/lib/format-money";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useTRPC } from "@/lib/trpc/client";
 import { REFUND_REASON_LABELS, type RefundCreateInput, type RefundReason } from "./types";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 type How = "succeeded" | "pending" | "claim";
 /** The form's values, reviewed before they are sent: the create input's fields plus how it is recorded. */
@@ -36,13 +36,12 @@ export function RefundForm({
   startOpen?: boolean;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [open, setOpen] = useState(startOpen);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const onSuccess = async () => {
-    await queryClient.invalidateQueries({ queryKey: trpc.refunds.pathKey() });
-    await queryClient.invalidateQueries({ queryKey: trpc.payments.pathKey() });
+    await refreshAfterWrite(trpc.refunds.pathKey(), trpc.payments.pathKey());
   };
   const own = useSubmission(trpc.refunds.create.mutationOptions({ onSuccess }));
   const staff = useSubmission(trpc.refunds.staff.create.mutationOptions({ onSuccess }));

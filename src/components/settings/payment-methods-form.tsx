@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { ErrorMessage, Loading } from "@/components/ui/states";
@@ -9,6 +9,7 @@ import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import type { inferRouterInputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/router";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** One method as the save procedure takes it (the type comes from the router, not from a server schema). */
 type PaymentMethodInput = inferRouterInputs<AppRouter>["merchants"]["setPaymentMethods"]["methods"][number];
@@ -35,7 +36,7 @@ const blank = (type: MethodType): Draft =>
 export function PaymentMethodsForm() {
   const trpc = useTRPC();
   const { mayCall } = usePermissions();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const current = useQuery(trpc.merchants.paymentMethods.queryOptions());
   const [methods, setMethods] = useState<Draft[] | null>(null);
   const [saved, setSaved] = useState(false);
@@ -44,7 +45,7 @@ export function PaymentMethodsForm() {
       onSuccess: async (result) => {
         setMethods(result.methods.map(draft));
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.merchants.paymentMethods.queryKey() });
+        await refreshAfterWrite(trpc.merchants.paymentMethods.queryKey());
       },
     }),
   );

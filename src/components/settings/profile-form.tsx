@@ -1,23 +1,24 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 export function ProfileForm() {
   const trpc = useTRPC();
   const { mayCall } = usePermissions();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
   const [saved, setSaved] = useState(false);
   const update = useMutation(
     trpc.merchants.update.mutationOptions({
       onSuccess: async () => {
         setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() });
+        await refreshAfterWrite(trpc.merchants.pathKey());
       },
     }),
   );

@@ -1,13 +1,14 @@
 "use client";
 
 import { formatMoney } from "@/lib/format-money";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { InvoicesTable } from "@/components/invoices/invoices-table";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { statusLabel, type StatusOf } from "@/lib/statuses";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * A merchant's latest invoices for support staff, and the two things staff may do to one: mark it paid (money
@@ -15,13 +16,13 @@ import { statusLabel, type StatusOf } from "@/lib/statuses";
  */
 export function StaffInvoices({ merchantId }: { merchantId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const invoices = useQuery(trpc.invoices.staff.list.queryOptions({ merchantId, limit: 20 }));
   const [done, setDone] = useState<string | null>(null);
   const options = {
     onSuccess: async (invoice: { id: string; status: StatusOf<"invoice"> }) => {
       setDone(`Invoice ${invoice.id} is now ${statusLabel("invoice", invoice.status)}.`);
-      await queryClient.invalidateQueries({ queryKey: trpc.invoices.pathKey() });
+      await refreshAfterWrite(trpc.invoices.pathKey());
     },
   };
   // Once per submission: a double click marks once and shows what the first did, not "invalid transition".

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { ConfirmAction } from "@/components/ui/confirm-action";
@@ -10,6 +10,7 @@ import { QueryView } from "@/components/ui/states";
 import { TableWrap } from "@/components/ui/table-wrap";
 import { MEMBER_ROLES, type MemberRole } from "@/lib/roles";
 import { useTRPC } from "@/lib/trpc/client";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * The Team page (docs/team-and-security.md): members and pending invitations; owners and admins (`team.write`)
@@ -17,11 +18,11 @@ import { useTRPC } from "@/lib/trpc/client";
  */
 export function TeamCard() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const { can, mayCall } = usePermissions();
   const [invited, setInvited] = useState<{ email: string; link: string; mail: string } | null>(null);
   const team = useQuery(trpc.team.members.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.team.pathKey() });
+  const refresh = () => refreshAfterWrite(trpc.team.pathKey());
   const changeRole = useMutation(trpc.team.changeRole.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.team.remove.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.team.revokeInvitation.mutationOptions({ onSuccess: refresh }));

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { StatusBadge } from "@/components/ui/badge";
@@ -10,17 +10,18 @@ import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { Attempts } from "./attempts";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** One delivery: its state, every attempt, the payload, retry, and a signed curl to replay it by hand. */
 export function DeliveryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [curlShown, setCurlShown] = useState(false);
   const { mayCall } = usePermissions();
   const query = useQuery(trpc.webhooks.delivery.queryOptions({ id }, { retry: false, refetchInterval: (q) => (q.state.data?.status === "pending" || q.state.data?.status === "delivering" ? 1000 : false) }));
   const curl = useQuery(trpc.deliveries.curl.queryOptions({ id }, { enabled: curlShown, staleTime: 0, gcTime: 0 }));
   const retry = useMutation(
-    trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }),
+    trpc.webhooks.retry.mutationOptions({ onSuccess: () => refreshAfterWrite(trpc.webhooks.pathKey()) }),
   );
 
   return (

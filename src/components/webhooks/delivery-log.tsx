@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Pager } from "@/components/ui/pager";
@@ -14,6 +14,7 @@ import { RetryAll } from "./retry-all";
 import { RetryFeedback } from "./retry-feedback";
 import { StatusOptions } from "@/components/ui/badge";
 import { deliveryStatuses } from "@/lib/statuses";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 type EventType = (typeof eventTypes)[number];
 
@@ -23,7 +24,7 @@ type EventType = (typeof eventTypes)[number];
  */
 export function DeliveryLog() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -50,7 +51,7 @@ export function DeliveryLog() {
     trpc.webhooks.retry.mutationOptions({
       onSuccess: async (delivery) => {
         setNotice(`Delivery ${delivery.id} is queued for another attempt now.`);
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+        await refreshAfterWrite(trpc.webhooks.pathKey());
       },
     }),
   );

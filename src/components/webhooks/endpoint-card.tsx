@@ -1,11 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorMessage, Loading } from "@/components/ui/states";
 import { eventTypes } from "@/lib/event-types";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * The live default endpoint (the profile's webhook URL and event types): where webhooks go and which events are
@@ -15,7 +16,7 @@ import { usePermissions } from "@/components/shell/use-permissions";
 export function EndpointCard() {
   const trpc = useTRPC();
   const { mayCall } = usePermissions();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const profile = useQuery(trpc.merchants.profile.queryOptions());
   const policy = useQuery(trpc.webhooks.targetPolicy.queryOptions());
   const [saved, setSaved] = useState(false);
@@ -24,10 +25,7 @@ export function EndpointCard() {
       onSuccess: async () => {
         setSaved(true);
         // The profile's webhook settings are the default endpoint's: the endpoint list shows them too.
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.merchants.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.pathKey() }),
-        ]);
+        await refreshAfterWrite(trpc.merchants.pathKey(), trpc.webhookEndpoints.pathKey());
       },
     }),
   );

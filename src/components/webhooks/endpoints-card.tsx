@@ -1,12 +1,13 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useSubmission } from "@/components/ui/use-submission";
 import { useState, type FormEvent } from "react";
 import { QueryView } from "@/components/ui/states";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
 import { EndpointItem } from "./endpoint-item";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /**
  * Every webhook endpoint of the merchant (docs/webhooks.md, "Endpoints"): add one, and per endpoint its health,
@@ -14,12 +15,12 @@ import { EndpointItem } from "./endpoint-item";
  */
 export function EndpointsCard() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const { mayCall } = usePermissions();
   const endpoints = useQuery(trpc.webhookEndpoints.list.queryOptions());
   const health = useQuery(trpc.webhookEndpoints.health.queryOptions());
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.pathKey() });
+  const refresh = () => refreshAfterWrite(trpc.webhookEndpoints.pathKey());
   const create = useSubmission(
     trpc.webhookEndpoints.create.mutationOptions({
       onSuccess: async (created) => {

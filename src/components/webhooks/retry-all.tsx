@@ -1,14 +1,15 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** Retry every failed delivery, in two steps: count them (dry run), then confirm that number. */
 export function RetryAll({ onDone }: { onDone: (count: number) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [counted, setCounted] = useState<number | null>(null);
   const count = useMutation(trpc.webhooks.retryFailed.mutationOptions({ onSuccess: (result) => setCounted(result.count) }));
   const retry = useMutation(
@@ -16,7 +17,7 @@ export function RetryAll({ onDone }: { onDone: (count: number) => void }) {
       onSuccess: async (result) => {
         setCounted(null);
         onDone(result.count);
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+        await refreshAfterWrite(trpc.webhooks.pathKey());
       },
     }),
   );

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSubmission } from "@/components/ui/use-submission";
 import { formatDateTime } from "@/components/ui/format";
@@ -8,12 +7,13 @@ import { ConfirmAction } from "@/components/ui/confirm-action";
 import { SecretValue } from "@/components/ui/secret-value";
 import { useTRPC, useTRPCClient } from "@/lib/trpc/client";
 import { usePermissions } from "@/components/shell/use-permissions";
+import { useRefreshAfterWrite } from "@/components/ui/use-refresh-after-write";
 
 /** The signing secret: revealed only on a click (fetched then, and audit-logged); rotated with a confirmation. */
 export function SecretCard() {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const queryClient = useQueryClient();
+  const refreshAfterWrite = useRefreshAfterWrite();
   const [rotated, setRotated] = useState<{ secret: string; previousSecretExpiresAt: string | Date } | null>(null);
   // Once per confirmation: a double click on "Yes, rotate" rotates once (a second rotation would end the
   // overlap of the secret the receiver still holds). A replay has no secret; the first answer shows it.
@@ -21,7 +21,7 @@ export function SecretCard() {
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: async (result) => {
         if (result.webhookSecret) setRotated({ secret: result.webhookSecret, previousSecretExpiresAt: result.previousSecretExpiresAt });
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+        await refreshAfterWrite(trpc.webhooks.pathKey());
       },
     }),
   );
