@@ -50,9 +50,13 @@ interface Throttle {
 /*
  * One set of counters per runtime, found by its configuration (`ctx.env` is the runtime's one `Env` object): the web
  * process has one runtime, so one set; each test runtime starts from zero, as its database does, even when test
- * files share a process (docs/testing.md, "Files share a process").
+ * files share a process (docs/testing.md, "Files share a process"). On globalThis: Next.js bundles the sign-in
+ * route, the tRPC routes and the pages apart, each with its own copy of this module, and a password guessed wrong
+ * through one must count for the others.
  */
-const throttlesPerRuntime = new WeakMap<Env, Map<FailureKind, Throttle>>();
+const THROTTLES = Symbol.for("merchant-payments.failureThrottles");
+const registry = globalThis as typeof globalThis & { [THROTTLES]?: WeakMap<Env, Map<FailureKind, Throttle>> };
+const throttlesPerRuntime = (registry[THROTTLES] ??= new WeakMap());
 
 function throttleFor(kind: FailureKind, env: Env): Throttle {
   const redisUrl = env.REDIS_URL;
