@@ -32,6 +32,10 @@ export const publishedKeyStatuses = ["active", "retired", "revoked"] as const;
 export const refundStatuses = ["requires_action", "pending", "succeeded", "failed", "canceled"] as const;
 /** Refunds that still hold part of their payment: their sum never exceeds it (docs/refunds.md, "Never more than was paid"). */
 export const refundHoldingStatuses = ["requires_action", "pending", "succeeded"] as const satisfies readonly (typeof refundStatuses)[number][];
+/** Whether a refund in `status` holds part of its payment (one of refundHoldingStatuses). */
+export function refundHolds(status: string): boolean {
+  return (refundHoldingStatuses as readonly string[]).includes(status);
+}
 /** How much of a payment its succeeded refunds gave back. */
 export const paymentRefundStatuses = ["none", "partial", "full"] as const;
 /** Who made an audit log entry (docs/team-and-security.md, "Audit log"). */

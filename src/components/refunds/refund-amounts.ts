@@ -1,6 +1,6 @@
 import { currencyExponent } from "@/lib/currencies";
 import { remainingDecimal, withDecimals } from "@/lib/money";
-import { refundHoldingStatuses } from "@/lib/statuses";
+import { refundHolds } from "@/lib/statuses";
 import type { RefundView } from "./types";
 
 /**
@@ -9,7 +9,6 @@ import type { RefundView } from "./types";
  */
 export function refundableOf(payment: { amount: string; currency: string }, refunds: RefundView[]): string {
   let left = payment.amount;
-  const holding: readonly string[] = refundHoldingStatuses;
-  for (const refund of refunds) if (holding.includes(refund.status)) left = remainingDecimal(left, refund.amount);
+  for (const refund of refunds) if (refundHolds(refund.status)) left = remainingDecimal(left, refund.amount);
   return withDecimals(left, currencyExponent(payment.currency) ?? 0);
 }

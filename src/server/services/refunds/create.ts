@@ -1,6 +1,7 @@
 import { currencyExponent } from "@/lib/currencies";
 import { newId } from "@/lib/ids";
 import { canonicalAmount, compareDecimals } from "@/lib/money";
+import { refundHolds } from "@/lib/statuses";
 import type { PaymentRow, RefundRow } from "@/server/db/schema";
 import { insertRefundTakingPayment } from "@/server/db/sql/refunds";
 import { withTransaction } from "@/server/db/transaction";
@@ -11,7 +12,7 @@ import { INVOICE_REFERENCE_PREFIX } from "../invoices/attach-payment";
 import { validateInput } from "../validate";
 import { recordAudit } from "../audit/record";
 import { addRefundedToInvoice } from "./apply";
-import { holdsPayment, recountHeld, refundableOf, type RefundedPayment } from "./held";
+import { recountHeld, refundableOf, type RefundedPayment } from "./held";
 import { lockPayment, lockRefundByExternalId } from "./fetch";
 import { emitRefundEvent, moveLockedRefund } from "./move";
 import { createRefundInput, toRefund, type CreateRefundInput, type Refund } from "./schemas";
@@ -135,7 +136,7 @@ async function insertTaking(
   const id = newId("refund");
   const status = data.claim ? "requires_action" : (data.status ?? "pending");
   const written = await insertRefundTakingPayment(ctx.db, {
-    hold: holdsPayment(status) ? amount : "0",
+    hold: refundHolds(status) ? amount : "0",
     invoicePrefix: INVOICE_REFERENCE_PREFIX,
     refund: {
       id,

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { currencyExponent } from "@/lib/currencies";
 import { refundHoldingStatuses } from "@/lib/statuses";
 import { remainingDecimal, withDecimals } from "@/lib/money";
-import { payments, refunds, type PaymentRow, type RefundStatus } from "@/server/db/schema";
+import { payments, refunds, type PaymentRow } from "@/server/db/schema";
 import type { Executor } from "@/server/db/types";
 
 /*
@@ -15,10 +15,6 @@ import type { Executor } from "@/server/db/types";
 
 /** The payment as a refund's writes need it: whose, which, how much and where its invoice is. */
 export type RefundedPayment = Pick<PaymentRow, "merchantId" | "livemode" | "id" | "amount" | "currency" | "invoiceId">;
-
-export function holdsPayment(status: RefundStatus): boolean {
-  return (refundHoldingStatuses as readonly RefundStatus[]).includes(status);
-}
 
 /** Gives `amount` back to what is refundable: a holding refund failed or was canceled. The payment's lock is held. */
 export async function releaseHold(db: Executor, payment: Pick<PaymentRow, "merchantId" | "id">, amount: string): Promise<void> {

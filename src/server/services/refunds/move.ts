@@ -1,12 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { EventType } from "@/lib/event-types";
+import { refundHolds } from "@/lib/statuses";
 import { refunds, type RefundRow, type RefundStatus } from "@/server/db/schema";
 import { isUniqueViolation } from "@/server/db/errors";
 import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { applyRefundedAmounts } from "./apply";
-import { holdsPayment, releaseHold, type RefundedPayment } from "./held";
+import { releaseHold, type RefundedPayment } from "./held";
 import { toRefund } from "./schemas";
 import { canMove, eventOfStatus, statusFields } from "./states";
 
@@ -26,7 +27,7 @@ export async function moveLockedRefund(
   if (!canMove(refund.status, to)) throw new ServiceError("invalid_transition", `A ${refund.status} refund cannot become ${to}.`);
   const now = ctx.now();
   const updated = await updateRefund(ctx, refund, { status: to, ...statusFields(to, now), ...options.fields, updatedAt: now });
-  if (holdsPayment(refund.status) && !holdsPayment(to)) await releaseHold(ctx.db, payment, refund.amount);
+  if (refundHolds(refund.status) && !refundHolds(to)) await releaseHold(ctx.db, payment, refund.amount);
   if (to === "succeeded") await applyRefundedAmounts(ctx.db, payment, refund.amount, now);
   const event = options.event ?? eventOfStatus(to);
   if (event) await emitRefundEvent(ctx, event, updated);
