@@ -156,6 +156,8 @@ export async function ensureLogPartitions(
   let made = 0;
   for (const [logs, unit, ahead] of groups) {
     const first = periodStart(input.now, unit);
+    // The current period and the next may be written while they are made (createPartition's `writable`).
+    const writableUntil = nextPeriod(first, unit, 2).getTime();
     const starts = new Map<number, Date>();
     for (let n = 0; n <= ahead; n++) starts.set(nextPeriod(first, unit, n).getTime(), nextPeriod(first, unit, n));
     for (const log of logs) for (const start of await periodsInDefault(db, log)) if (!expired(unit, start)) starts.set(start.getTime(), start);
@@ -167,7 +169,7 @@ export async function ensureLogPartitions(
         const createdHere = await withTransaction(db, async (tx) => {
           await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK_ID}::bigint)`);
           await tx.execute(sql.raw(`set local lock_timeout = '${Math.round(input.lockTimeoutMs ?? 500)}ms'`));
-          return createPartition(tx, log, start, start.getTime() < nextPeriod(first, unit, 2).getTime());
+          return createPartition(tx, log, start, start.getTime() < writableUntil);
         });
         if (createdHere) made++;
       }
