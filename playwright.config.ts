@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { systemChromium } from "./scripts/chromium-path.mjs";
 
 /**
  * End-to-end tests drive the production build (`next start`) in a real Chromium. The server runs on the
@@ -13,7 +13,7 @@ const serverDatabaseUrl = process.env.E2E_SERVER_DATABASE_URL;
 const serverPort = Number(process.env.E2E_SERVER_PORT ?? port + 1);
 /** Where the servers send mail (invitations, password resets): the run's SMTP sink (e2e/mail/global-sink.ts), on a port scripts/e2e.mjs finds free. */
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
-const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+const chromiumPath = systemChromium();
 
 const serverEnv = {
   NODE_ENV: "production",

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { systemChromium } from "./chromium-path.mjs";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -21,12 +22,10 @@ function run(command, args, extraEnv = {}) {
   }
 }
 
-// A system Chromium when there is one (Debian's here: no browser downloads on this network);
-// otherwise Playwright's own, fetched once — so `npm test` also works on a laptop.
-const systemChromium = [env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (candidate) => candidate && existsSync(candidate),
-);
-if (systemChromium) env.CHROMIUM_PATH = systemChromium;
+// A system Chromium when there is one (scripts/chromium-path.mjs); otherwise Playwright's own, fetched once — so
+// `npm test` also works on a laptop.
+const chromium = systemChromium();
+if (chromium) env.CHROMIUM_PATH = chromium;
 else run("node", ["node_modules/@playwright/test/cli.js", "install", "chromium"]);
 
 const dataDir = path.resolve(`.data-e2e-${process.pid}`);
