@@ -142,6 +142,12 @@ export async function liveSpan(db: Executor): Promise<LiveSpan | null> {
  * for each other on it, so every round trip inside it is paid by every worker in turn):
  * - no hash or merge joins: the claimed rows are few, joined by their key a row at a time, each reaches its one
  *   partition; a hash join would read every partition in full (the planner cannot tell the claim's few rows from many);
+ * - no bitmap scans: a plain index scan marks the entries of rows that are dead for everyone (`LP_DEAD`), and the
+ *   scans after it step over them without reading the table; a bitmap scan never does. Right after a burst, every
+ *   delivery of the last lease's length has a dead `delivering` entry whose lease is still in the future: the count
+ *   of each endpoint's requests in flight read all of them from the table on every claim (26,350 entries, 1,495
+ *   table pages, 2.4 ms a claim after 30,000 deliveries) until a vacuum. Now the claim right after such a burst
+ *   takes 0.8 ms from its third run on, against 0.4 ms after a vacuum (`bench/tools/claim-after-burst.ts`);
  * - `synchronous_commit` off: the commit does not wait for its WAL to reach the disk. A claim lost in a database
  *   crash leaves its deliveries `pending`, to be sent again: what a worker dying mid-send already does (at least
  *   once, docs/webhooks.md). The attempt's record, which commits synchronously after the send, flushes the claim
@@ -151,7 +157,7 @@ export async function liveSpan(db: Executor): Promise<LiveSpan | null> {
 const claimLock = sql`
     select pg_advisory_xact_lock(${CLAIM_LOCK_ID}::bigint),
       set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
-      set_config('synchronous_commit', 'off', true)`;
+      set_config('enable_bitmapscan', 'off', true), set_config('synchronous_commit', 'off', true)`;
 
 /** The claim lock alone, in a caller's transaction: to explain the claim's plan as it runs (bench/log-partitions.ts). */
 export async function takeClaimLock(tx: Executor): Promise<void> {
