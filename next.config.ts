@@ -11,7 +11,8 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   typedRoutes: false,
   // `npm test` type-checks the whole project first (`npm run typecheck`, the same files and tsconfig) and then
-  // sets NEXT_BUILD_TYPECHECKED for the end-to-end run's build, which would otherwise check them a second time.
+  // sets NEXT_BUILD_TYPECHECKED for the build the end-to-end tests drive (scripts/test.mjs), which would otherwise
+  // check them a second time.
   // Any other `next build` checks its types as usual.
   typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_TYPECHECKED === "1" },
 };

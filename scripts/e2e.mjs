@@ -35,7 +35,8 @@ env.E2E_SMTP_PORT ??= String(await freePort());
 const staff = { email: "support@e2e.example", password: "e2e staff password 0123" };
 const serverDatabase = env.DATABASE_URL ? await createServerDatabase(env.DATABASE_URL) : null;
 try {
-  // E2E_REUSE_BUILD=1 (by hand, between runs of a few specs with no change to the app) keeps the last build.
+  // E2E_REUSE_BUILD=1 keeps the last build: `npm test` builds beside `vitest run` (scripts/test.mjs), and by hand
+  // between runs of a few specs with no change to the app.
   if (!(env.E2E_REUSE_BUILD === "1" && existsSync(".next/BUILD_ID"))) run("node", ["node_modules/next/dist/bin/next", "build"], { NODE_ENV: "production" });
   // Support staff have no sign-up: seed one the operator's way, into the data folder the server will use
   // (before it starts: one process per embedded database folder), and into the server's fresh database.
