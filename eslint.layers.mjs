@@ -33,6 +33,7 @@ const LAYERS = {
   platform: [
     "src/env.ts",
     "src/server/log.ts",
+    "src/server/process-wide.ts",
     "src/server/log-error.ts",
     "src/server/metrics/**",
     "src/server/tracing/**",

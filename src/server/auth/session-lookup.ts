@@ -4,6 +4,7 @@ import { createServiceContext } from "@/server/services/create-context";
 import { resolveSession } from "@/server/services/sessions/resolve";
 import { TOUCH_INTERVAL_MS, type ResolvedSession } from "@/server/services/sessions/schemas";
 import { touchSession } from "@/server/services/sessions/touch";
+import { processWide } from "@/server/process-wide";
 
 /**
  * Every dashboard request (pages, tRPC, exports, uploads, server actions) checks its session row, through this
@@ -25,11 +26,9 @@ interface Entry {
   userId?: string | null;
 }
 
-// One cache per runtime (tests build several), on globalThis: Next.js bundles each route, page and server
-// action apart, each with its own copy of this module, and a sign-out in one must reach the others at once.
-const CACHES = Symbol.for("merchant-payments.sessionCaches");
-const registry = globalThis as typeof globalThis & { [CACHES]?: WeakMap<Runtime, Map<string, Entry>> };
-const caches = (registry[CACHES] ??= new WeakMap());
+// One cache per runtime (tests build several), one set per process (processWide): a sign-out through one route
+// bundle must reach the others at once.
+const caches = processWide("sessionCaches", () => new WeakMap<Runtime, Map<string, Entry>>());
 
 function cacheOf(runtime: Runtime): Map<string, Entry> {
   let cache = caches.get(runtime);

@@ -3,6 +3,7 @@ import type { Actor, ServiceContext } from "@/server/services/context";
 import { insufficientScope } from "@/server/services/api-keys/restricted";
 import { recordScopeRefusal, SCOPE_REFUSAL_AUDIT_WINDOW_MS } from "@/server/services/audit/record-scope-refusal";
 import type { AnyRoute } from "./route";
+import { processWide } from "@/server/process-wide";
 
 /**
  * The permission a restricted key (`rk_…`) lacks for the route, or null when it may go on. A secret key, a dashboard
@@ -24,9 +25,7 @@ export function checkRouteScope(route: AnyRoute, actor: Actor): void {
 }
 
 /** When each key and permission's refusal was last sent to the audit log, per process (and runtime). */
-const REFUSALS = Symbol.for("mps.scopeRefusalsAudited");
-const registry = globalThis as typeof globalThis & { [REFUSALS]?: WeakMap<Runtime, Map<string, number>> };
-const audited = (registry[REFUSALS] ??= new WeakMap());
+const audited = processWide("scopeRefusalsAudited", () => new WeakMap<Runtime, Map<string, number>>());
 /** Past this many remembered pairs the memory starts again (the database's own check still holds). */
 const MAX_REMEMBERED = 10_000;
 

@@ -2,6 +2,7 @@ import type { Env } from "@/env";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { RateLimitedError } from "../errors";
+import { processWide } from "@/server/process-wide";
 
 interface Limit {
   points: number;
@@ -50,13 +51,10 @@ interface Throttle {
 /*
  * One set of counters per runtime, found by its configuration (`ctx.env` is the runtime's one `Env` object): the web
  * process has one runtime, so one set; each test runtime starts from zero, as its database does, even when test
- * files share a process (docs/testing.md, "Files share a process"). On globalThis: Next.js bundles the sign-in
- * route, the tRPC routes and the pages apart, each with its own copy of this module, and a password guessed wrong
- * through one must count for the others.
+ * files share a process (docs/testing.md, "Files share a process"). One set per process (processWide), not per
+ * copy of this module: a password guessed wrong through the sign-in route must count for tRPC and the pages too.
  */
-const THROTTLES = Symbol.for("merchant-payments.failureThrottles");
-const registry = globalThis as typeof globalThis & { [THROTTLES]?: WeakMap<Env, Map<FailureKind, Throttle>> };
-const throttlesPerRuntime = (registry[THROTTLES] ??= new WeakMap());
+const throttlesPerRuntime = processWide("failureThrottles", () => new WeakMap<Env, Map<FailureKind, Throttle>>());
 
 function throttleFor(kind: FailureKind, env: Env): Throttle {
   const redisUrl = env.REDIS_URL;
